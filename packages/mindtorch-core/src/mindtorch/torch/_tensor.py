@@ -1,0 +1,317 @@
+"""class Tensor: a `mindspore.Tensor` subclass with torch's face.
+
+Kept thin on purpose (tinygrad-style small core): construction, the properties torch users read, and the
+Python protocols. Every math/shape/indexing method is attached from the op table (`_ops`) by
+`_registry.install_methods`, so a method and its `torch.xxx` function are one implementation.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import mindspore as ms
+import numpy as np
+
+from . import _dtype as D
+from ._device import as_device, current_device, device
+from ._ops import _registry
+
+_MsTensor = ms.Tensor
+
+
+class Size(tuple):
+    """torch.Size: a tuple of ints that prints as torch.Size([...])."""
+
+    def __new__(cls, seq: Any = ()) -> "Size":
+        return tuple.__new__(cls, (int(s) for s in seq))
+
+    def __repr__(self) -> str:
+        return f"torch.Size({list(self)})"
+
+    __str__ = __repr__
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, item: Any) -> Any:
+        out = tuple.__getitem__(self, item)
+        return Size(out) if isinstance(item, slice) else out
+
+    def __add__(self, other: Any) -> "Size":
+        return Size(tuple.__add__(self, tuple(other)))
+
+    def __reduce__(self):
+        return (Size, (tuple(self),))
+
+
+def _to_numpy_data(data: Any, dtype: Any) -> np.ndarray:
+    """Python data (nested lists/tuples of numbers or tensors, numpy arrays) -> numpy array of `dtype`."""
+    if isinstance(data, _MsTensor):
+        arr = data.asnumpy()
+    elif isinstance(data, np.ndarray):
+        arr = data
+    elif isinstance(data, (list, tuple)) and any(isinstance(x, _MsTensor) for x in data):
+        arr = np.array([_to_numpy_data(x, None) for x in data])
+    else:
+        arr = np.asarray(data)
+    if dtype is not None and dtype != D.bfloat16:
+        arr = arr.astype(D.to_numpy_dtype(dtype), copy=False)
+    return arr
+
+
+def infer_dtype(data: Any) -> Any:
+    """torch.tensor's dtype inference: floats -> default dtype, ints -> int64, bools -> bool."""
+    if isinstance(data, _MsTensor):
+        return data.dtype
+    if isinstance(data, np.ndarray):
+        return D.from_numpy_dtype(data.dtype)
+    if isinstance(data, np.generic):
+        return D.from_numpy_dtype(data.dtype)
+    if isinstance(data, bool):
+        return D.bool
+    if isinstance(data, int):
+        return D.int64
+    if isinstance(data, float):
+        return D.get_default_dtype()
+    if isinstance(data, complex):
+        return D.complex64
+    if isinstance(data, (list, tuple)):
+        best = None
+        for x in data:
+            d = infer_dtype(x)
+            best = d if best is None else D.promote_types(best, d)
+        return best if best is not None else D.get_default_dtype()
+    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def from_numpy_array(arr: np.ndarray, dtype: Any = None) -> "Tensor":
+    """A mindtorch Tensor over `arr` (zero-copy when no cast is needed)."""
+    if dtype == D.bfloat16:
+        t = _MsTensor(np.ascontiguousarray(arr, dtype=np.float32), dtype=D.bfloat16)
+    else:
+        if dtype is not None:
+            arr = arr.astype(D.to_numpy_dtype(dtype), copy=False)
+        if not arr.flags["C_CONTIGUOUS"]:
+            arr = np.ascontiguousarray(arr)
+        t = ms.from_numpy(arr) if arr.ndim else _MsTensor(arr)
+    t.__class__ = Tensor
+    return t
+
+
+class Tensor(_MsTensor):
+    """torch.Tensor on MindSpore.
+
+    `Tensor(data)` copies data into a tensor of the default dtype (float32), `Tensor(2, 3)` makes an
+    uninitialised (zero-filled) 2x3 tensor, `Tensor(ms_tensor)` re-classes a MindSpore tensor.
+    MindSpore-style construction (`Tensor(input_data=..., dtype=ms.float32)`) also works, so MindSpore's own
+    code can build our tensors.
+    """
+
+    _torch_type_name = "torch.FloatTensor"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if kwargs and ("input_data" in kwargs or "shape" in kwargs or "init" in kwargs):
+            _MsTensor.__init__(self, *args, **kwargs)  # MindSpore's signature
+            return
+        dev = kwargs.pop("device", None)
+        dtype = kwargs.pop("dtype", None)
+        if kwargs:
+            raise TypeError(f"Tensor(): unexpected keyword arguments {sorted(kwargs)}")
+        if len(args) == 1 and isinstance(args[0], _MsTensor):
+            src = args[0]
+            _MsTensor.__init__(self, src if dtype is None else src.astype(dtype))
+        elif args and all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
+            shape = tuple(int(a) for a in args)
+            d = dtype or D.get_default_dtype()
+            _MsTensor.__init__(self, np.zeros(shape, dtype=np.float32 if d == D.bfloat16 else D.to_numpy_dtype(d)),
+                               dtype=d)
+        elif len(args) == 1 and isinstance(args[0], (tuple, Size)) and isinstance(args[0], Size):
+            _MsTensor.__init__(self, np.zeros(tuple(args[0]), dtype=np.float32))
+        elif not args:
+            _MsTensor.__init__(self, np.zeros((0,), dtype=np.float32))
+        elif len(args) == 1:
+            d = dtype or D.get_default_dtype()
+            arr = _to_numpy_data(args[0], d)
+            if d == D.bfloat16:
+                _MsTensor.__init__(self, arr.astype(np.float32), dtype=d)
+            else:
+                _MsTensor.__init__(self, np.ascontiguousarray(arr))
+        else:
+            raise TypeError(f"Tensor(): invalid arguments {args!r}")
+        if dev is not None:
+            self._device = as_device(dev)
+
+    # ------------------------------------------------------------------------------------ metadata
+    @property
+    def shape(self) -> Size:  # type: ignore[override]
+        return Size(_MsTensor.shape.fget(self))
+
+    def size(self, dim: Any = None) -> Any:  # type: ignore[override]
+        shape = _MsTensor.shape.fget(self)
+        if dim is None:
+            return Size(shape)
+        n = len(shape)
+        if not -max(n, 1) <= dim < max(n, 1):
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{-max(n, 1)}, {max(n, 1) - 1}], but got {dim})")
+        return shape[dim] if n else 1
+
+    def dim(self) -> int:
+        return len(_MsTensor.shape.fget(self))
+
+    def ndimension(self) -> int:
+        return self.dim()
+
+    def numel(self) -> int:
+        n = 1
+        for s in _MsTensor.shape.fget(self):
+            n *= s
+        return n
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return D._ITEMSIZE[self.dtype]
+
+    @property
+    def nbytes(self) -> int:  # type: ignore[override]
+        return self.numel() * self.element_size()
+
+    @property
+    def itemsize(self) -> int:  # type: ignore[override]
+        return self.element_size()
+
+    @property
+    def device(self) -> device:  # type: ignore[override]
+        d = self.__dict__.get("_device") if hasattr(self, "__dict__") else None
+        return d if d is not None else current_device()
+
+    @property
+    def is_cuda(self) -> bool:
+        return self.device.type == "cuda"
+
+    @property
+    def is_cpu(self) -> bool:
+        return self.device.type == "cpu"
+
+    @property
+    def is_sparse(self) -> bool:
+        return False
+
+    @property
+    def is_quantized(self) -> bool:
+        return False
+
+    @property
+    def is_meta(self) -> bool:  # type: ignore[override]
+        return False
+
+    @property
+    def layout(self) -> str:
+        return "torch.strided"
+
+    def is_floating_point(self) -> bool:
+        return self.dtype in D.all_float_type
+
+    def is_complex(self) -> bool:  # type: ignore[override]
+        return self.dtype in D.all_complex_type
+
+    def is_signed(self) -> bool:  # type: ignore[override]
+        return self.dtype in D.all_signed_type
+
+    def get_device(self) -> int:
+        d = self.device
+        return -1 if d.type == "cpu" else (d.index or 0)
+
+    # ------------------------------------------------------------------------------- to python/numpy
+    def numpy(self) -> np.ndarray:
+        """A numpy array sharing memory with this tensor (torch's contract)."""
+        if self.dtype == D.bfloat16:
+            raise TypeError("Got unsupported ScalarType BFloat16")
+        if getattr(self, "_requires_grad", False):
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self.asnumpy()
+
+    def item(self) -> Any:  # type: ignore[override]
+        if self.numel() != 1:
+            raise RuntimeError(
+                f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
+        v = self._item()
+        return v.item() if isinstance(v, np.generic) else v
+
+    def tolist(self) -> Any:  # type: ignore[override]
+        if self.dtype == D.bfloat16:
+            return self.astype(D.float32).asnumpy().tolist()
+        return self.asnumpy().tolist()
+
+    def __array__(self, dtype: Any = None) -> np.ndarray:
+        arr = self.astype(D.float32).asnumpy() if self.dtype == D.bfloat16 else self.asnumpy()
+        return arr if dtype is None else arr.astype(dtype, copy=False)
+
+    def __len__(self) -> int:
+        shape = _MsTensor.shape.fget(self)
+        if not shape:
+            raise TypeError("len() of a 0-d tensor")
+        return shape[0]
+
+    def __iter__(self) -> Iterator["Tensor"]:
+        shape = _MsTensor.shape.fget(self)
+        if not shape:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __bool__(self) -> bool:
+        n = self.numel()
+        if n != 1:
+            raise RuntimeError(
+                f"Boolean value of Tensor with {'no values' if n == 0 else 'more than one value'} is ambiguous")
+        return bool(self._item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __complex__(self) -> complex:
+        return complex(self.item())
+
+    def __index__(self) -> int:
+        if self.dtype not in D.all_int_type and self.dtype != D.bool or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __format__(self, spec: str) -> str:
+        if self.dim() == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec) if spec else repr(self)
+
+    def __reduce_ex__(self, proto: int):
+        # Plain pickling (multiprocessing, deepcopy fallbacks): rebuild from a numpy copy.
+        arr = np.array(self.__array__())
+        return (_rebuild_from_numpy, (arr, self.dtype, bool(getattr(self, "_requires_grad", False))))
+
+    def __deepcopy__(self, memo: dict) -> "Tensor":
+        if id(self) in memo:
+            return memo[id(self)]
+        new = _rebuild_from_numpy(np.array(self.__array__()), self.dtype, False)
+        memo[id(self)] = new
+        return new
+
+    def __copy__(self) -> "Tensor":
+        return self
+
+
+def _rebuild_from_numpy(arr: np.ndarray, dtype: Any, requires_grad: bool) -> Tensor:
+    t = from_numpy_array(arr, dtype if dtype == D.bfloat16 else None)
+    if requires_grad:
+        t.requires_grad_()
+    return t
+
+
+_registry.Tensor = Tensor

@@ -1,0 +1,76 @@
+"""The import hook: torch/torchvision/torchaudio -> mindtorch.*, and back to real PyTorch."""
+import subprocess
+import sys
+import textwrap
+
+
+def _run(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=300)
+
+
+def test_version():
+    import mindtorch.torch as torch
+
+    assert torch.__version__ == "1.12.1"
+
+
+def test_hook_maps_torch_and_submodules_to_the_same_module_objects():
+    r = _run("""
+        from mindtorch.tools import mstorch_enable
+        import sys
+        import torch
+        import mindtorch.torch
+        assert torch is mindtorch.torch, torch
+        assert sys.modules["torch"] is mindtorch.torch
+        assert torch.__name__ == "mindtorch.torch"
+        from torch import Tensor
+        assert Tensor is mindtorch.torch.Tensor
+        print("ok")
+    """)
+    assert r.returncode == 0, r.stderr
+    assert "ok" in r.stdout
+
+
+def test_missing_submodule_names_the_mindtorch_module():
+    r = _run("""
+        from mindtorch.tools import mstorch_enable
+        try:
+            import torch.does_not_exist
+        except ModuleNotFoundError as e:
+            print("MNF:", e)
+    """)
+    assert "MNF:" in r.stdout, r.stderr
+    assert "mindtorch.torch.does_not_exist" in r.stdout
+
+
+def test_pytorch_enable_gives_real_torch_both_orders(reftorch):
+    r = _run("""
+        from mindtorch.tools import mstorch_enable
+        import torch
+        from mindtorch.tools import pytorch_enable
+        import torch as pytorch
+        from mindtorch.tools import mstorch_enable
+        import torch as again
+        assert torch.__version__ == "1.12.1"
+        assert pytorch.__version__.startswith("2."), pytorch.__version__
+        assert again is torch
+        assert pytorch.ones(2).sum().item() == 2.0
+        print("ok")
+    """)
+    assert r.returncode == 0, r.stderr
+    assert "ok" in r.stdout
+
+
+def test_real_torch_imported_first_then_hook(reftorch):
+    r = _run("""
+        import torch as pytorch
+        from mindtorch.tools import mstorch_enable
+        import torch
+        assert torch.__version__ == "1.12.1" and pytorch.__version__.startswith("2.")
+        from mindtorch.tools import pytorch_enable
+        import torch as real
+        assert real is pytorch
+        print("ok")
+    """)
+    assert r.returncode == 0, r.stderr
+    assert "ok" in r.stdout
