@@ -417,7 +417,10 @@ def write_atomically(path, data):
 def iter_python_files(root, warn):
     """Yield (path, path relative to root) of every regular ``*.py`` file, sorted."""
     if not os.path.isdir(root):
-        yield root, os.path.basename(root)
+        if root.endswith(".py") and os.path.isfile(root):
+            yield root, os.path.basename(root)
+        else:
+            warn(f"{root} is not a directory or a *.py file; nothing to do")
         return
 
     def onerror(exc):

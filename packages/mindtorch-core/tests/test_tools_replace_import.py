@@ -398,6 +398,12 @@ def test_single_file_path(tmp_path):
     assert result.returncode == 0, result.stderr
     assert target.read_text() == "import mindtorch.torch as torch\n"
     assert other.read_text() == "import torch\n"
+    notes = write(tmp_path / "notes.md", "import torch\n")
+    result = run_tool(TORCH_SCRIPT, notes)
+    assert result.returncode == 0
+    assert "0 of 0 Python file(s) changed" in result.stdout
+    assert str(notes) in result.stderr
+    assert notes.read_text() == "import torch\n"
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)

@@ -14,6 +14,8 @@ import numpy as np
 from . import _dtype as D
 from ._device import as_device, current_device, device
 from ._ops import _registry
+from ._tensor_str import tensor_repr
+from .autograd._tensor_mixin import TensorAutogradMixin
 
 _MsTensor = ms.Tensor
 
@@ -100,7 +102,7 @@ def from_numpy_array(arr: np.ndarray, dtype: Any = None) -> "Tensor":
     return t
 
 
-class Tensor(_MsTensor):
+class Tensor(TensorAutogradMixin, _MsTensor):
     """torch.Tensor on MindSpore.
 
     `Tensor(data)` copies data into a tensor of the default dtype (float32), `Tensor(2, 3)` makes an
@@ -285,6 +287,11 @@ class Tensor(_MsTensor):
 
     def __hash__(self) -> int:
         return id(self)
+
+    def __repr__(self) -> str:
+        return tensor_repr(self)
+
+    __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
         if self.dim() == 0:

@@ -64,9 +64,12 @@ class OpEntry:
 
 
 TABLE: Dict[str, OpEntry] = {}
-# Public callables made from the table, by torch name: torch-level functions and Tensor methods.
+_DISPATCHERS: Dict[str, Callable] = {}
+# Public callables made from the table, by torch name: torch-level functions, Tensor methods, and the
+# functions of other torch namespaces ("nn.functional", "linalg", "fft", "special") by namespace.
 FUNCTIONS: Dict[str, Callable] = {}
 METHODS: Dict[str, Callable] = {}
+NAMESPACES: Dict[str, Dict[str, Callable]] = {}
 
 
 # --------------------------------------------------------------------------------------------- results
@@ -182,6 +185,7 @@ def register(
     inplace: bool = False,
     writes_self: bool = False,
     aliases: Iterable[str] = (),
+    namespaces: Iterable[str] = (),
 ) -> Callable[[Callable], Callable]:
     """Register `impl` as torch op `name` (and its aliases) for `target`.
 
@@ -189,12 +193,16 @@ def register(
     inplace: also create `Tensor.name_` (compute out of place, write back, return self).
     writes_self: the op itself is an in-place method (`fill_`, `uniform_`, `copy_`...): impl returns the new
         value of `self`, the dispatcher writes it back and returns self.
+    namespaces: also expose the same dispatcher as `torch.<ns>.name` (e.g. "nn.functional", "linalg",
+        "special", "fft"); the table key stays `name` (an op only in a namespace: function=False, method=False).
     """
     def deco(impl: Callable) -> Callable:
         for n in (name, *aliases):
             _add(n, impl, target, method, function, writes_self, impl.__doc__)
             if inplace:
                 _add(n + "_", impl, target, True, False, True, impl.__doc__)
+            for ns in namespaces:
+                NAMESPACES.setdefault(ns, {})[n] = _DISPATCHERS[n]
         return impl
 
     return deco
@@ -207,7 +215,7 @@ def _add(name: str, impl: Callable, target: str, method: bool, function: bool, w
         entry = TABLE[name] = OpEntry(name)
         entry.doc = doc
         entry.inplace_of = name[:-1] if writes_self else None
-        disp = _make_inplace_dispatcher(entry) if writes_self else _make_dispatcher(entry)
+        disp = _DISPATCHERS[name] = _make_inplace_dispatcher(entry) if writes_self else _make_dispatcher(entry)
         if method:
             METHODS[name] = disp
         if function:
@@ -221,6 +229,11 @@ def rebind_all() -> None:
     """Re-choose implementations (call after changing the MindSpore device target)."""
     for e in TABLE.values():
         e.rebind()
+
+
+def namespace(ns: str) -> Dict[str, Callable]:
+    """The functions registered for `torch.<ns>` (for that module's `globals().update(...)`)."""
+    return NAMESPACES.get(ns, {})
 
 
 def install_methods(cls: type) -> None:

@@ -1,0 +1,1 @@
+"""torch.autograd on MindSpore's C++ tape (see DESIGN.md §3)."""
