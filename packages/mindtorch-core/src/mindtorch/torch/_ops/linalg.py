@@ -1,0 +1,2 @@
+"""Op family: linalg (see _registry.py for how entries are written)."""
+from __future__ import annotations

@@ -1,0 +1,2 @@
+"""Op family: nn_ops (see _registry.py for how entries are written)."""
+from __future__ import annotations
