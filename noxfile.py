@@ -25,12 +25,14 @@ PACKAGES = {
     "distributed": ["packages/mindtorch-core", "packages/mindtorch-distributed"],
 }
 TARGETS = ("CPU", "GPU", "Ascend")
-# The reference PyTorch the tests compare against: a CPU build that lies on these machines.
-# Never let pip choose another version (it would pull a multi-GB CUDA build).
-TORCH_REF = "torch==2.13.0"
+# The reference PyTorch the tests compare against: the 2.13.0 CPU wheel that lies on these machines. It is
+# installed from that file only: asking an index for "torch==2.13.0" returns a multi-GB CUDA build.
+TORCH_REF_WHEEL = "torch-2.13.0+cpu-*.whl"
 
 nox.options.sessions = ["lint", "tests"]
 nox.options.reuse_existing_virtualenvs = True
+# uv installs MindSpore's 800 MB wheel in seconds from its cache; plain virtualenv+pip is the fallback.
+nox.options.default_venv_backend = "uv|virtualenv"
 
 
 def _target_missing(target: str) -> str | None:
@@ -49,12 +51,22 @@ def _target_missing(target: str) -> str | None:
     return f"unknown device target {target}"
 
 
+def _reference_torch_wheel() -> Path | None:
+    dirs = ["/opt/wheels", *os.environ.get("PIP_FIND_LINKS", "").split()]
+    for d in dirs:
+        found = sorted(Path(d).glob(TORCH_REF_WHEEL)) if d and Path(d).is_dir() else []
+        if found:
+            return found[-1]
+    return None
+
+
 def _install_reference_torch(session: nox.Session) -> None:
-    """Real PyTorch for numerical comparison; tests skip cleanly when it cannot be installed."""
-    try:
-        session.install(TORCH_REF, silent=True)
-    except Exception:  # noqa: BLE001
-        session.log(f"{TORCH_REF} could not be installed: comparisons against PyTorch will be skipped")
+    """Real PyTorch (CPU) for numerical comparison; tests skip cleanly when it is not on this machine."""
+    wheel = _reference_torch_wheel()
+    if wheel is None:
+        session.log(f"no {TORCH_REF_WHEEL} on this machine: comparisons against PyTorch will be skipped")
+        return
+    session.install(str(wheel))
 
 
 @nox.session
