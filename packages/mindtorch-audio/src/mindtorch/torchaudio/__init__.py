@@ -1,2 +1,7 @@
 """mindtorch.torchaudio: torchaudio 0.12's API (the release paired with torch 1.12) on mindtorch."""
+from . import backend  # noqa: F401
+from .backend import get_audio_backend, list_audio_backends, set_audio_backend  # noqa: F401
+from .backend.common import AudioMetaData  # noqa: F401
+from .backend.soundfile_backend import info, load, save  # noqa: F401
+
 __version__ = "0.12.1"

@@ -1,0 +1,298 @@
+"""mindtorch benchmarks: every figure is a ratio measured in one run (interleaved rounds, medians).
+
+    nox -s benchmarks                    # everything, writes benchmarks/RESULTS.md
+    python benchmarks/run.py --quick     # fewer rounds
+    python benchmarks/run.py --only train,dispatch
+
+Sections: training steps (mindtorch backward / functional vs native MindSpore PyNative and @ms.jit vs real
+PyTorch), per-op dispatch overhead vs raw mindspore.mint, import time, DataLoader throughput, memory (peak
+RSS vs native MindSpore, leak check over 1,000 steps). Absolute times are printed for context only.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Dict, List
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import mindspore
+
+    return (f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, MindSpore {mindspore.__version__}, "
+            f"{platform.system()} {platform.release()}")
+
+
+def interleaved(variants: Dict[str, Callable[[], None]], rounds: int, steps: int, warmup: int = 2) -> Dict[str, float]:
+    """Median seconds per call of each variant, measured in interleaved rounds."""
+    for fn in variants.values():
+        for _ in range(warmup):
+            fn()
+    samples: Dict[str, List[float]] = {k: [] for k in variants}
+    for _ in range(rounds):
+        for name, fn in variants.items():
+            t = time.perf_counter()
+            for _ in range(steps):
+                fn()
+            samples[name].append((time.perf_counter() - t) / steps)
+    return {k: statistics.median(v) for k, v in samples.items()}
+
+
+# ------------------------------------------------------------------------------------------- train steps
+def train_variants(model_name: str, with_torch: bool, with_jit: bool = True) -> Dict[str, Callable[[], None]]:
+    import mindspore as ms
+    import mindtorch.torch as mt
+    import numpy as np
+    from models import SHAPES, mindspore_models, torch_models
+
+    shape, kind = SHAPES[model_name]
+    rng = np.random.RandomState(0)
+    x_np = rng.randint(0, 1000, shape).astype(np.int64) if kind == "tokens" else rng.randn(*shape).astype(np.float32)
+    y_np = rng.randint(0, 10, (shape[0],)).astype(np.int64)
+    out: Dict[str, Callable[[], None]] = {}
+
+    # mindtorch, backward style
+    mt.manual_seed(0)
+    net_b = getattr(torch_models(mt), model_name)()
+    opt_b = mt.optim.SGD(net_b.parameters(), lr=0.01, momentum=0.9)
+    crit = mt.nn.CrossEntropyLoss()
+    xb, yb = mt.from_numpy(x_np), mt.from_numpy(y_np)
+
+    def mt_backward():
+        loss = crit(net_b(xb), yb)
+        opt_b.zero_grad()
+        loss.backward()
+        opt_b.step()
+        loss.item()
+
+    out["mindtorch backward"] = mt_backward
+
+    # mindtorch, functional style (the manual's Step 2)
+    net_f = getattr(torch_models(mt), model_name)()
+    opt_f = mt.optim.SGD(net_f.parameters(), lr=0.01, momentum=0.9)
+
+    def forward_fn(data, label):
+        logits = net_f(data)
+        return crit(logits, label), logits
+
+    grad_fn = ms.value_and_grad(forward_fn, None, opt_f.parameters, has_aux=True)
+
+    def mt_functional():
+        (loss, _), grads = grad_fn(xb, yb)
+        opt_f(grads)
+        loss.asnumpy()
+
+    out["mindtorch functional"] = mt_functional
+
+    # native MindSpore
+    msm = mindspore_models()
+    xm, ym = ms.Tensor(x_np), ms.Tensor(y_np.astype(np.int32))
+    loss_fn = ms.nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    for label, jit in (("MindSpore PyNative", False), ("MindSpore @jit", True)):
+        if jit and not with_jit:
+            continue
+        net = getattr(msm, model_name)()
+        opt = ms.nn.Momentum(net.trainable_params(), 0.01, 0.9)
+
+        def fwd(d, l, net=net):
+            return loss_fn(net(d), l)
+
+        gfn = ms.value_and_grad(fwd, None, opt.parameters)
+
+        def step(d, l, gfn=gfn, opt=opt):
+            loss, grads = gfn(d, l)
+            opt(grads)
+            return loss
+
+        stepj = ms.jit(step) if jit else step
+        out[label] = lambda stepj=stepj: stepj(xm, ym).asnumpy()
+
+    if with_torch:
+        import torch
+
+        torch.set_num_threads(os.cpu_count() or 1)
+        net_t = getattr(torch_models(torch), model_name)()
+        opt_t = torch.optim.SGD(net_t.parameters(), lr=0.01, momentum=0.9)
+        crit_t = torch.nn.CrossEntropyLoss()
+        xt, yt = torch.from_numpy(x_np), torch.from_numpy(y_np)
+
+        def torch_step():
+            loss = crit_t(net_t(xt), yt)
+            opt_t.zero_grad()
+            loss.backward()
+            opt_t.step()
+            loss.item()
+
+        out["PyTorch eager"] = torch_step
+    return out
+
+
+def bench_train(models: List[str], rounds: int, with_torch: bool) -> List[str]:
+    lines = ["## Training step (same model, same batch; ratios of median step time)", "",
+             "| model | mindtorch backward / MindSpore PyNative | mindtorch functional / MindSpore PyNative | "
+             "backward / functional | mindtorch backward / MindSpore @jit | mindtorch backward / PyTorch eager | "
+             "step ms (mindtorch backward, MS PyNative, PyTorch) |",
+             "|---|---|---|---|---|---|---|"]
+    for name in models:
+        try:
+            variants = train_variants(name, with_torch)
+            steps = 3 if name == "ResNet18" else 10
+            med = interleaved(variants, rounds, steps)
+        except Exception as e:  # noqa: BLE001 - a benchmark row reports its failure
+            lines.append(f"| {name} | failed: {type(e).__name__}: {str(e).splitlines()[0][:120]} |||||")
+            continue
+        b, f = med["mindtorch backward"], med["mindtorch functional"]
+        pn, jit = med["MindSpore PyNative"], med.get("MindSpore @jit")
+        pt = med.get("PyTorch eager")
+        lines.append(
+            f"| {name} | {b / pn:.2f}x | {f / pn:.2f}x | {b / f:.2f}x | {f'{b / jit:.2f}x' if jit else '-'} | "
+            f"{f'{b / pt:.2f}x' if pt else '-'} | {b * 1e3:.1f}, {pn * 1e3:.1f}, {f'{pt * 1e3:.1f}' if pt else '-'} |")
+        print(lines[-1], flush=True)
+    return lines
+
+
+# ---------------------------------------------------------------------------------------------- dispatch
+def bench_dispatch(rounds: int) -> List[str]:
+    import mindspore as ms
+    import mindtorch.torch as mt
+    import numpy as np
+    from mindspore import mint
+
+    lines = ["## Per-op dispatch overhead (mindtorch op / raw mindspore.mint call, same tensors)", "",
+             "| op | size | mindtorch / raw mint | raw mint us |", "|---|---|---|---|"]
+    for size in (16, 512 * 512):
+        a_np = np.random.rand(size).astype(np.float32)
+        a_ms, b_ms = ms.Tensor(a_np), ms.Tensor(a_np)
+        a_mt, b_mt = mt.from_numpy(a_np.copy()), mt.from_numpy(a_np.copy())
+        cases = {
+            "add": (lambda: mint.add(a_ms, b_ms), lambda: mt.add(a_mt, b_mt)),
+            "a + b": (lambda: a_ms + b_ms, lambda: a_mt + b_mt),
+            "mul scalar": (lambda: mint.mul(a_ms, 2.0), lambda: a_mt.mul(2.0)),
+            "sum": (lambda: mint.sum(a_ms), lambda: a_mt.sum()),
+        }
+        for op, (raw, ours) in cases.items():
+            med = interleaved({"raw": raw, "ours": ours}, rounds, 200 if size == 16 else 20)
+            lines.append(f"| {op} | {size} | {med['ours'] / med['raw']:.2f}x | {med['raw'] * 1e6:.1f} |")
+            print(lines[-1], flush=True)
+    return lines
+
+
+# ------------------------------------------------------------------------------------------- import time
+def bench_import(rounds: int) -> List[str]:
+    def t(stmt: str) -> float:
+        res = []
+        for _ in range(rounds):
+            r = subprocess.run([sys.executable, "-c", f"import time; t=time.perf_counter(); {stmt}; "
+                                "print(time.perf_counter()-t)"], capture_output=True, text=True,
+                               env={**os.environ, "GLOG_v": "3"})
+            res.append(float(r.stdout.strip().splitlines()[-1]))
+        return statistics.median(res)
+
+    ms_t = t("import mindspore")
+    mt_t = t("import mindtorch.torch")
+    return ["## Import time", "", "| import mindspore | import mindtorch.torch | added by mindtorch |", "|---|---|---|",
+            f"| {ms_t:.2f} s | {mt_t:.2f} s | {mt_t - ms_t:+.2f} s |"]
+
+
+# ------------------------------------------------------------------------------------------------ memory
+def rss_run(model: str, variant: str, steps: int) -> None:
+    """Child process: train `steps` steps, print peak RSS (MB) and RSS at steps 100 and `steps`."""
+    import resource
+
+    import psutil
+
+    variants = train_variants(model, with_torch=False, with_jit=False)
+    fn = variants[variant]
+    proc = psutil.Process()
+    at = {}
+    for i in range(1, steps + 1):
+        fn()
+        if i in (100, steps):
+            at[i] = proc.memory_info().rss / 2**20
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"RSS {peak:.1f} {at.get(100, 0):.1f} {at.get(steps, 0):.1f}")
+
+
+def bench_memory(steps: int) -> List[str]:
+    lines = ["## Memory (separate processes; peak RSS ratio vs native MindSpore, RSS growth step 100 -> last)", "",
+             "| model | variant | peak RSS MB | peak / MindSpore PyNative | RSS growth 100->last |",
+             "|---|---|---|---|---|"]
+    for model in ("LeNet", "ResNet18"):
+        n = steps if model == "LeNet" else max(120, steps // 10)
+        base = None
+        for variant in ("MindSpore PyNative", "mindtorch backward", "mindtorch functional"):
+            r = subprocess.run([sys.executable, __file__, "--rss", model, variant, str(n)], capture_output=True,
+                               text=True, env={**os.environ, "GLOG_v": "3"})
+            got = [ln for ln in r.stdout.splitlines() if ln.startswith("RSS ")]
+            if not got:
+                lines.append(f"| {model} | {variant} | failed: {r.stderr.strip().splitlines()[-1][:100]} | | |")
+                continue
+            peak, r100, rlast = map(float, got[-1].split()[1:])
+            base = peak if variant == "MindSpore PyNative" else base
+            growth = (rlast - r100) / r100 if r100 else 0.0
+            ratio = f"{peak / base:.2f}x" if base else "-"
+            lines.append(f"| {model} ({n} steps) | {variant} | {peak:.0f} | {ratio} | {growth:+.1%} |")
+            print(lines[-1], flush=True)
+    return lines
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only", default="train,dispatch,import,dataloader,memory")
+    ap.add_argument("--models", default="MLP,LeNet,LSTM,ResNet18")
+    ap.add_argument("--out", default=str(HERE / "RESULTS.md"))
+    ap.add_argument("--rss", nargs=3, metavar=("MODEL", "VARIANT", "STEPS"))
+    args = ap.parse_args()
+
+    import mindspore as ms
+
+    ms.set_device("CPU")
+    if args.rss:
+        rss_run(args.rss[0], args.rss[1], int(args.rss[2]))
+        return 0
+    try:
+        import torch  # noqa: F401
+
+        with_torch = True
+    except ImportError:
+        with_torch = False
+    rounds = 3 if args.quick else 7
+    only = set(args.only.split(","))
+    sections = [f"# mindtorch benchmark results\n\nMachine: {machine()}\n\n"
+                f"Each ratio is measured within one run ({rounds} interleaved rounds, medians). "
+                f"Below 1.0x means mindtorch is faster.\n"]
+    if "train" in only:
+        sections.append("\n".join(bench_train(args.models.split(","), rounds, with_torch)))
+    if "dispatch" in only:
+        sections.append("\n".join(bench_dispatch(rounds)))
+    if "import" in only:
+        sections.append("\n".join(bench_import(3 if args.quick else 5)))
+    if "dataloader" in only and (HERE / "bench_dataloader.py").exists():
+        r = subprocess.run([sys.executable, str(HERE / "bench_dataloader.py")], capture_output=True, text=True)
+        sections.append("## DataLoader throughput\n\n" + (r.stdout.strip() or r.stderr.strip()[-500:]))
+    if "memory" in only:
+        sections.append("\n".join(bench_memory(200 if args.quick else 1000)))
+    Path(args.out).write_text("\n\n".join(sections) + "\n")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
