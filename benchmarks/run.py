@@ -57,9 +57,10 @@ def interleaved(variants: Dict[str, Callable[[], None]], rounds: int, steps: int
 # ------------------------------------------------------------------------------------------- train steps
 def train_variants(model_name: str, with_torch: bool, with_jit: bool = True) -> Dict[str, Callable[[], None]]:
     import mindspore as ms
-    import mindtorch.torch as mt
     import numpy as np
     from models import SHAPES, mindspore_models, torch_models
+
+    import mindtorch.torch as mt
 
     shape, kind = SHAPES[model_name]
     rng = np.random.RandomState(0)
@@ -170,9 +171,10 @@ def bench_train(models: List[str], rounds: int, with_torch: bool) -> List[str]:
 # ---------------------------------------------------------------------------------------------- dispatch
 def bench_dispatch(rounds: int) -> List[str]:
     import mindspore as ms
-    import mindtorch.torch as mt
     import numpy as np
     from mindspore import mint
+
+    import mindtorch.torch as mt
 
     lines = ["## Per-op dispatch overhead (mindtorch op / raw mindspore.mint call, same tensors)", "",
              "| op | size | mindtorch / raw mint | raw mint us |", "|---|---|---|---|"]

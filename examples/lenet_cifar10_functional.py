@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import mindspore as ms
+
 import mindtorch.torch as torch
 import mindtorch.torch.nn as nn
 from mindtorch.torch.utils.data import DataLoader

@@ -2,11 +2,12 @@
 import io
 import os
 
-import mindtorch.torch as torch
-import mindtorch.torchaudio as torchaudio
 import numpy as np
 import pytest
 import soundfile
+
+import mindtorch.torch as torch
+import mindtorch.torchaudio as torchaudio
 
 RATE = 8000
 

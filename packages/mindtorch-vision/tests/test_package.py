@@ -7,3 +7,25 @@ def test_namespace_import():
     core = importlib.import_module("mindtorch.torch")
     assert core.__version__ == "1.12.1"
     assert mod.__name__ == "mindtorch.torchvision"
+
+
+def test_models_not_provided_message():
+    # the classification models are provided (tests/test_vision_models.py); detection & co. are not
+    import pytest
+
+    from mindtorch.torchvision import models
+
+    with pytest.raises(NotImplementedError, match="detection"):
+        models.detection  # noqa: B018
+
+
+def test_image_backend():
+    import pytest
+
+    import mindtorch.torchvision as tv
+
+    assert tv.get_image_backend() == "PIL"
+    with pytest.raises(NotImplementedError, match="accimage"):
+        tv.set_image_backend("accimage")
+    with pytest.raises(ValueError):
+        tv.set_image_backend("cv2")

@@ -4,18 +4,101 @@ Re-exports only (like jax/numpy/__init__.py): the functions come from the op tab
 helpers from their own modules.
 """
 from . import _ms  # noqa: F401  (first: the private-API boundary)
-from ._dtype import (  # noqa: F401
-    bfloat16, bool, cdouble, cfloat, complex64, complex128, double, dtype, finfo, float, float16, float32,
-    float64, get_default_dtype, half, iinfo, int, int8, int16, int32, int64, long, promote_types,
-    set_default_dtype, set_default_tensor_type, short, uint8,
-)
 from ._device import device  # noqa: F401
-from ._tensor import Size, Tensor  # noqa: F401
+from ._dtype import (  # noqa: F401
+    bfloat16,
+    bool,
+    cdouble,
+    cfloat,
+    complex64,
+    complex128,
+    double,
+    dtype,
+    finfo,
+    float,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    half,
+    iinfo,
+    int,
+    int8,
+    int16,
+    int32,
+    int64,
+    long,
+    promote_types,
+    set_default_dtype,
+    set_default_tensor_type,
+    short,
+    uint8,
+)
 from ._ops import FUNCTIONS as _FUNCTIONS
 from ._ops import _registry as _registry
+from ._tensor import Size, Tensor  # noqa: F401
+from ._tensor_str import set_printoptions  # noqa: F401
 
 _registry.install_methods(Tensor)
 globals().update(_FUNCTIONS)
 
+from . import (  # noqa: E402,F401  # noqa: E402,F401
+    amp,
+    autograd,  # noqa: E402,F401
+    backends,
+    common,
+    cuda,
+    distributed,
+    fft,
+    linalg,
+    nn,  # noqa: E402,F401
+    optim,  # noqa: E402,F401
+    random,
+    special,
+    utils,  # noqa: E402,F401
+)
+from ._adapter import cast_to_adapter_tensor, cast_to_ms_tensor  # noqa: E402,F401
+from ._dtype import can_cast  # noqa: E402,F401
+from ._grad_mode import (  # noqa: E402,F401
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from ._legacy_tensor_types import (  # noqa: E402,F401
+    BFloat16Tensor,
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+)
+from ._ops.shape import broadcast_shapes  # noqa: E402,F401
+from ._random import (  # noqa: E402,F401
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    seed,
+    set_rng_state,
+)
+from .amp import autocast  # noqa: E402,F401
+from .cuda import amp as _cuda_amp  # noqa: E402,F401
+from .serialization import load, save  # noqa: E402,F401
+
 __version__ = "1.12.1"
 del _FUNCTIONS
+
+
+def __getattr__(name: str):  # noqa: ANN201 - module-level hook
+    # A torch 1.12 API we lack -> NotImplementedError naming it (an AttributeError too); a typo -> AttributeError.
+    from ._unsupported import unsupported
+
+    raise unsupported("torch", name)

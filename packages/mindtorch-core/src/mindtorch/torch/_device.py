@@ -30,7 +30,8 @@ class device:
             raise TypeError(f"device(): argument 'type' must be str, not {type.__class__.__name__}")
         if ":" in type:
             if index is not None:
-                raise RuntimeError(f"type (string) must not include an index because index was passed explicitly: {type}")
+                raise RuntimeError(
+                    f"type (string) must not include an index because index was passed explicitly: {type}")
             type, _, idx = type.partition(":")
             try:
                 index = int(idx)
@@ -44,7 +45,9 @@ class device:
         self.type, self.index = type, index
 
     def __repr__(self) -> str:
-        return f"device(type='{self.type}')" if self.index is None else f"device(type='{self.type}', index={self.index})"
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
 
     def __str__(self) -> str:
         return self.type if self.index is None else f"{self.type}:{self.index}"

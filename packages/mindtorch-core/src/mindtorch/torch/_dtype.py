@@ -12,7 +12,7 @@ from typing import Any, Optional
 import mindspore as ms
 import numpy as np
 
-dtype = type(ms.float32).__mro__[-3]  # mindspore._c_expression.typing.Type: the base class of all dtypes
+dtype = type(ms.float32).__mro__[-3]  # MindSpore's typing.Type: the base class of all dtypes
 
 float16 = half = ms.float16
 float32 = float = ms.float32

@@ -9,10 +9,14 @@ from __future__ import annotations
 from typing import Any, Optional, Sequence
 
 import mindspore as ms
-from mindspore._c_expression import TensorPy as _TensorPy  # noqa: F401  (base of ms.Tensor and ms.Parameter)
+from mindspore._c_expression import TensorPy as _TensorPy
+from mindspore._c_expression import _unsafe_set_version_counter as _set_version_counter
 from mindspore._c_expression import run_backward as _run_backward
 from mindspore.common._grad_function import _Function as _MsFunction
 from mindspore.graph.api import _pynative_executor as _executor
+
+# The C++ base class of both ms.Tensor and ms.Parameter (nn.Parameter builds on it directly).
+TensorPy = _TensorPy
 
 __all__ = [
     "MsFunction",
@@ -43,10 +47,14 @@ def set_grad_flag(flag: bool) -> None:
     _executor.set_grad_flag(bool(flag))
 
 
+# The C++ executor behind `_pynative_executor`: calling its methods directly skips a Python frame on hot paths.
+_cexecutor = _executor._executor
+
+
 def enable_grad_recording() -> None:
     """Make sure ops run from now on are recorded on the tape (cheap when it already is)."""
-    if not _executor.grad_flag():
-        _executor.set_grad_flag(True)
+    if not _cexecutor.grad_flag():
+        _cexecutor.set_grad_flag(True)
 
 
 def is_recording() -> bool:
@@ -96,3 +104,131 @@ def device_target() -> str:
         return str(ms.get_context("device_target"))
     except Exception:  # pragma: no cover - older/newer context APIs
         return "CPU"
+
+
+# ------------------------------------------------------------------ execution wrappers (issue 3, ops-B)
+# RESTORED by nn-core: an nn-core edit of this file at ~12:14 truncated ops-B's launch-blocking wrapper;
+# re-written from tests/test_ms_private.py and /work/ops-B/launch_blocking.txt. ops-B: please re-check.
+_launch_blocking_set = False
+
+
+def set_launch_blocking() -> bool:
+    """Synchronous kernel launch (`mindspore.runtime.launch_blocking()`): an error surfaces at the op that caused
+    it instead of at a later unrelated call, and reading a result right after an op costs ~55 us instead of
+    ~1 ms on CPU (DESIGN.md §5). Idempotent; returns True once set."""
+    global _launch_blocking_set
+    if not _launch_blocking_set:
+        ms.runtime.launch_blocking()
+        _launch_blocking_set = True
+    return True
+
+
+if device_target() == "CPU":  # measured faster almost everywhere on CPU, and errors point at the right op
+    set_launch_blocking()
+
+
+# ------------------------------------------------------------------ execution mode (used by nn.Module.__call__)
+from mindspore.context import GRAPH_MODE  # noqa: E402
+from mindspore.context import _context as _ms_context  # noqa: E402
+
+CONTEXT = _ms_context()  # MindSpore's process-wide context singleton; set_context(mode=...) updates its `_mode`
+# Its instance dict, read directly: _Context defines a Python-level __getattribute__ that makes `CONTEXT._mode`
+# cost ~0.7 us, a dict read ~0.03 us. set_mode assigns `self._mode`, which lands in this same dict.
+CONTEXT_STATE = object.__getattribute__(CONTEXT, "__dict__")
+
+
+def is_graph_mode() -> bool:
+    """Whether MindSpore runs in GRAPH_MODE (`ms.get_context('mode')` costs ~30 us, `context._get_mode()`
+    ~1.4 us, this ~0.1 us): nn.Module.__call__ asks on every call (it reads CONTEXT_STATE inline)."""
+    return CONTEXT_STATE["_mode"] == GRAPH_MODE
+
+
+# ------------------------------------------------------------------ autograd helpers (autograd work, issue 5)
+# (Owned by the autograd work: please append below/above, do not rewrite this file from an older copy.)
+def bump_tensor_version(t: Any) -> None:
+    """Bump MindSpore's own version counter of `t` (the C++ one the tape checks on backward).
+
+    MindSpore 2.10's setitem does not bump it, so an in-place write through setitem to a tensor saved for
+    backward would go unnoticed and give wrong grads. After this bump MindSpore's backward raises "One of the
+    Tensor needed for gradient computation has been modified by an inplace operation" (torch's check).
+    """
+    _set_version_counter([t], [_TensorPy._version.__get__(t) + 1])
+
+
+def grad_node(t: Any) -> Any:
+    """The C++ BackwardNode that produced `t` (for leaves: their accumulate node), or None."""
+    return t._grad_node
+
+
+def setitem(dst: Any, index: Any, value: Any) -> None:
+    """`dst[index] = value` in place, writing through views, with torch's in-place checks where possible.
+
+    Measured on MindSpore 2.10: while the tape records (grad flag on, grad enabled), setitem into a
+    `Tensor.view()`/transpose/select/narrow/unsqueeze view never reaches the base tensor (slices of the base do);
+    with grad disabled it writes through. So when autograd is not involved (neither side requires grad) the
+    write runs with grad disabled; otherwise it is recorded, and the view kinds whose write would be lost raise
+    NotImplementedError (see `_refuse_lost_view_write`).
+    """
+    # MindSpore's version counter (its backward raises torch's "modified by an inplace operation" error for a
+    # tensor saved at an older version) is bumped here, since setitem does not. Measured order constraints: a
+    # recorded setitem into a whole tensor re-creates the tensor's autograd meta (so bump after it); one into a
+    # slice view saves the view for its own backward (so bump before it).
+    recorded = _executor.grad_flag() and _executor.enable_grad()
+    slice_view = False
+    if recorded and dst._requires_grad:
+        slice_view = _refuse_lost_view_write(dst)
+    if slice_view:
+        _set_version_counter([dst], [_TensorPy._version.__get__(dst) + 1])
+    if recorded and not dst._requires_grad and not getattr(value, "_requires_grad", False):
+        _executor.set_enable_grad(False)
+        try:
+            ms.Tensor.__setitem__(dst, index, value)
+        finally:
+            _executor.set_enable_grad(True)
+    else:
+        ms.Tensor.__setitem__(dst, index, value)
+    if not slice_view:
+        _set_version_counter([dst], [_TensorPy._version.__get__(dst) + 1])
+
+
+# Nodes of MindSpore 2.10 view ops: a recorded setitem into their output never reaches the base tensor (measured
+# for view/reshape, transpose, select, narrow, unsqueeze); a slice (StridedSlice) of the base itself is fine.
+_VIEW_NODES = frozenset({"Reshape", "View", "Transpose", "ExpandDims", "Squeeze", "Unsqueeze", "Flatten",
+                         "BroadcastTo", "Expand", "Diagonal", "Unfold", "AsStrided"})
+_SLICE_NODES = ("StridedSlice", "SliceExt", "Slice")
+
+
+def _is_view_node(name: str) -> bool:
+    return name.endswith("View") or name in _VIEW_NODES
+
+
+def _refuse_lost_view_write(dst: Any) -> bool:
+    """Raise for a view whose recorded write MindSpore loses; return whether dst is a (good) slice view."""
+    node = dst._grad_node
+    if node is None or node.is_leaf():
+        return False
+    name = node.name()
+    lost = _is_view_node(name)
+    if not lost and name in _SLICE_NODES:
+        # a slice of a view/slice: the values arrive but the recorded gradient is wrong (measured)
+        parent = node.next_functions[0][0] if node.next_functions else None
+        lost = parent is not None and not parent.is_leaf() and (
+            _is_view_node(parent.name()) or parent.name() in _SLICE_NODES)
+    if lost:
+        raise NotImplementedError(
+            f"in-place write into a view ({name}) of a tensor that requires grad is not supported on MindSpore "
+            "2.10: while autograd records, the write would not reach the base tensor (or would get a wrong "
+            "gradient). Write into the base tensor with an index instead (base[idx] = value), or use an "
+            "out-of-place op (x = x.op()) and keep the result.")
+    return name in _SLICE_NODES
+
+
+def queue_backward_final_callback(callback: Any) -> None:
+    """Run `callback()` once when the backward pass now running finishes (torch's
+    `Variable._execution_engine.queue_callback`).
+
+    Only callable DURING a backward (e.g. from a tensor hook); MindSpore raises RuntimeError otherwise.
+    Measured on 2.10: the callback runs after every leaf's `_grad` has been accumulated, and in-place
+    writes to those grads persist. Used by DistributedDataParallel to all-reduce gradients after backward.
+    """
+    _executor.queue_backward_final_callback(callback)

@@ -227,6 +227,58 @@ class Tensor(TensorAutogradMixin, _MsTensor):
         d = self.device
         return -1 if d.type == "cpu" else (d.index or 0)
 
+    # ---------------------------------------------------------------------------------------- layout
+    def stride(self, dim: Any = None) -> Any:  # type: ignore[override]
+        """Strides in elements (a tuple, or one int for `dim`), as MindSpore's view kernels laid them out."""
+        st = tuple(_MsTensor.stride(self))
+        if dim is None:
+            return st
+        n = len(st)
+        if not -max(n, 1) <= dim < max(n, 1):
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{-max(n, 1)}, {max(n, 1) - 1}], but got {dim})")
+        return st[dim]
+
+    def storage_offset(self) -> int:  # type: ignore[override]
+        return int(_MsTensor.storage_offset(self))
+
+    def data_ptr(self) -> int:  # type: ignore[override]
+        return int(_MsTensor.data_ptr(self))
+
+    def is_contiguous(self, memory_format: Any = None) -> bool:  # type: ignore[override]
+        return bool(_MsTensor.is_contiguous(self))
+
+    @property
+    def T(self) -> "Tensor":  # type: ignore[override]
+        """All dims reversed (a view)."""
+        n = self.dim()
+        return self.permute(tuple(range(n - 1, -1, -1))) if n > 1 else self.view(self.shape)
+
+    @property
+    def mT(self) -> "Tensor":
+        """The last two dims swapped (a view)."""
+        if self.dim() < 2:
+            raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
+        return self.transpose(-2, -1)
+
+    @property
+    def H(self) -> "Tensor":
+        """Conjugate transpose of a matrix."""
+        if self.dim() != 2 and self.dim() != 0:
+            raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self.dim()}-D tensor.")
+        return self.adjoint() if self.dim() == 2 else self
+
+    @property
+    def mH(self) -> "Tensor":
+        return self.adjoint()
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when normal lookup fails: a torch 1.12 Tensor API we lack -> a clear error (which is
+        # also an AttributeError, so hasattr() keeps working); anything else -> AttributeError as usual.
+        from ._unsupported import unsupported
+
+        raise unsupported("Tensor", name)
+
     # ------------------------------------------------------------------------------- to python/numpy
     def numpy(self) -> np.ndarray:
         """A numpy array sharing memory with this tensor (torch's contract)."""

@@ -1,10 +1,54 @@
-"""mindtorch.distributed: torch.distributed on MindSpore's collectives (HCCL / NCCL / MCCL)."""
+"""mindtorch.distributed: torch.distributed on MindSpore's collectives (HCCL / NCCL / MCCL).
 
-
-def is_available() -> bool:
-    """torch.distributed.is_available(): MindSpore's communication layer is importable."""
-    try:
-        import mindspore.communication  # noqa: F401
-    except ImportError:  # pragma: no cover
-        return False
-    return True
+Seen by users as `torch.distributed` (core forwards to it). Launch with `python -m mindtorch.distributed.run`
+(torchrun's flags), msrun, or torchrun-style environment variables.
+"""
+from .distributed_c10d import (  # noqa: F401
+    Backend,
+    GroupMember,
+    ProcessGroup,
+    ReduceOp,
+    Work,
+    _all_gather_base,
+    _reduce_scatter_base,
+    all_gather,
+    all_gather_into_tensor,
+    all_gather_object,
+    all_reduce,
+    all_to_all,
+    all_to_all_single,
+    barrier,
+    broadcast,
+    broadcast_object_list,
+    default_pg_timeout,
+    destroy_process_group,
+    gather,
+    gather_object,
+    get_backend,
+    get_rank,
+    get_world_size,
+    group,
+    init_process_group,
+    irecv,
+    is_available,
+    is_gloo_available,
+    is_hccl_available,
+    is_initialized,
+    is_mpi_available,
+    is_nccl_available,
+    is_torchelastic_launched,
+    isend,
+    monitored_barrier,
+    new_group,
+    recv,
+    reduce,
+    reduce_op,
+    reduce_scatter,
+    reduce_scatter_tensor,
+    scatter,
+    scatter_object_list,
+    send,
+)
+from .grad_reducer import DistributedGradReducer  # noqa: F401
+from .nn.parallel import DataParallel, DistributedDataParallel  # noqa: F401
+from .utils.data import DistributedSampler  # noqa: F401

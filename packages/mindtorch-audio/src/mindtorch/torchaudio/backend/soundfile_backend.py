@@ -10,9 +10,10 @@ import tempfile
 import warnings
 from typing import Any, BinaryIO, Optional, Tuple, Union
 
-import mindtorch.torch as torch
 import numpy as np
 import soundfile
+
+import mindtorch.torch as torch
 
 from .common import AudioMetaData
 

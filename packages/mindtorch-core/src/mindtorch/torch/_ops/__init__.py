@@ -1,10 +1,12 @@
 """The op table, one module per family. Importing this package fills `_registry.TABLE`."""
-from . import _registry  # noqa: F401
 from . import (  # noqa: F401  (registration side effects)
+    _registry,  # noqa: F401
     comparison,
     creation,
+    dunder,
     fft,
     indexing,
+    inplace,
     linalg,
     misc,
     nn_ops,
@@ -12,6 +14,7 @@ from . import (  # noqa: F401  (registration side effects)
     random,
     reduction,
     shape,
+    spectral,
 )
 
 FUNCTIONS = _registry.FUNCTIONS

@@ -114,9 +114,9 @@ def write_back(dst: Any, value: Any) -> Any:
     if getattr(dst, "_requires_grad", False) and getattr(dst, "_is_leaf", False) and _ms.is_recording():
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
     if dst.ndim:
-        _MsTensor.__setitem__(dst, slice(None), value)
+        _ms.setitem(dst, slice(None), value)
     else:
-        _MsTensor.__setitem__(dst, Ellipsis, value)
+        _ms.setitem(dst, Ellipsis, value)
     bump_version(dst)
     return dst
 
@@ -142,17 +142,66 @@ def _write_out(out: Any, res: Any) -> Any:
     return write_back(out, res)
 
 
+# ---------------------------------------------------------------------------------------------- errors
+_MS_ERRORS = (ValueError, TypeError, RuntimeError)
+
+
+def _raised_in_mindspore(e: BaseException) -> bool:
+    """Whether the innermost Python frame of the traceback is MindSpore's code (our own torch-style errors,
+    raised in mindtorch's files, pass through untouched)."""
+    tb = e.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    f = tb.tb_frame.f_code.co_filename.replace("\\", "/")
+    return "/mindspore/" in f and "/mindtorch/" not in f
+
+
+def _ms_message(e: BaseException) -> str:
+    """The first meaningful lines of a MindSpore error (without its C++ call stack)."""
+    lines = []
+    for line in str(e).splitlines():
+        s = line.strip()
+        if s.startswith("----") or s.startswith("- C++ Call Stack") or s.startswith("(See file"):
+            if lines:
+                break
+            continue
+        if s:
+            lines.append(s)
+    return " ".join(lines) or type(e).__name__
+
+
+def translate_error(name: str, e: BaseException) -> BaseException:
+    """torch's exception type for a MindSpore error raised inside op `name`, message `torch.<name>: ...`.
+
+    MindSpore raises ValueError/TypeError for shape and dtype problems that torch reports as RuntimeError;
+    a TypeError about Python argument types stays a TypeError. The caller chains the original (`from e`)."""
+    if not _raised_in_mindspore(e):
+        return e
+    msg = f"torch.{name}: {_ms_message(e)}"
+    if isinstance(e, TypeError) and "Tensor[" not in str(e) and "dtype" not in str(e).lower():
+        return TypeError(msg)
+    return RuntimeError(msg)
+
+
 # -------------------------------------------------------------------------------------------- dispatch
 def _make_dispatcher(entry: OpEntry) -> Callable:
     def dispatch(*args: Any, **kwargs: Any) -> Any:
         impl = entry.bound or entry.bind()
         if kwargs and "out" in kwargs:
             out = kwargs.pop("out")
-            res = impl(*args, **kwargs)
+            try:
+                res = impl(*args, **kwargs)
+            except _MS_ERRORS as e:
+                raise translate_error(entry.name, e) from e
             if out is None:
                 return wrap(res)
             return _write_out(out, wrap(res))
-        res = impl(*args, **kwargs)
+        try:  # free on the success path (CPython 3.11 zero-cost exceptions)
+            res = impl(*args, **kwargs)
+        except _MS_ERRORS as e:
+            raise translate_error(entry.name, e) from e
         if type(res) is _MsTensor:  # the common case, inlined
             res.__class__ = Tensor
             return res
@@ -168,7 +217,11 @@ def _make_inplace_dispatcher(entry: OpEntry) -> Callable:
     """`x.op_(...)`: the out-of-place implementation, written back into x."""
     def dispatch_(self: Any, *args: Any, **kwargs: Any) -> Any:
         impl = entry.bound or entry.bind()
-        return write_back(self, impl(self, *args, **kwargs))
+        try:
+            res = impl(self, *args, **kwargs)
+        except _MS_ERRORS as e:
+            raise translate_error(entry.name, e) from e
+        return write_back(self, res)
 
     dispatch_.__name__ = entry.name
     dispatch_.__qualname__ = entry.name

@@ -1,2 +1,490 @@
-"""Op family: indexing (see _registry.py for how entries are written)."""
+"""Indexing: `Tensor.__getitem__`/`__setitem__` with torch's semantics, gather/scatter, index_*, masked_*,
+nonzero, take, put, searchsorted, bucketize (and the in-place twins).
+
+Basic indexing (ints, slices with steps, None, Ellipsis) returns views that share storage; advanced
+indexing (bool masks, integer tensors/lists/numpy arrays, mixed with slices, numpy's broadcasting and
+placement rules, which are torch's) returns copies. `__setitem__` writes in place, through views.
+A few ops without a MindSpore CPU kernel are computed on the host with numpy (scatter_reduce, put,
+masked_scatter, index_put with accumulate, searchsorted/bucketize): those do not propagate autograd.
+"""
 from __future__ import annotations
+
+from typing import Any, Optional
+
+import mindspore as ms
+import numpy as np
+from mindspore import mint, ops
+
+from .. import _dtype as D
+from .. import _ms
+from ._args import wrap_dim
+from ._registry import bump_version, register
+
+_MsTensor = ms.Tensor
+_BASIC = (int, slice, type(None), type(Ellipsis))
+
+
+def _shape(x: Any) -> tuple:
+    return tuple(_MsTensor.shape.fget(x))
+
+
+def _np(t: Any) -> np.ndarray:
+    return (t.astype(D.float32) if t.dtype == D.bfloat16 else t).asnumpy()
+
+
+def _to_ms(arr: np.ndarray, dtype: Any) -> Any:
+    from .creation import np_to_ms
+
+    return np_to_ms(arr, dtype)
+
+
+def _norm_item(i: Any) -> Any:
+    """One index element -> what MindSpore's getitem handles with torch's meaning."""
+    if isinstance(i, bool) or isinstance(i, (int, slice, type(None), type(Ellipsis))):
+        return i
+    if isinstance(i, _MsTensor):
+        if i.dtype in D.all_int_type or i.dtype == D.bool:
+            if i.dtype != D.bool and i.dtype != D.int64 and i.dtype != D.int32:
+                return i.astype(D.int64)
+            return i
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    if isinstance(i, np.integer):
+        return int(i)
+    if isinstance(i, np.bool_):
+        return bool(i)
+    if isinstance(i, np.ndarray):
+        if i.dtype == np.bool_:
+            return _MsTensor(i)
+        if np.issubdtype(i.dtype, np.integer):
+            return _MsTensor(i.astype(np.int64))
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    if isinstance(i, (list, tuple)):
+        arr = np.array([x.item() if isinstance(x, _MsTensor) else x for x in i]) if i else np.zeros(0, np.int64)
+        if arr.dtype == np.bool_:
+            return _MsTensor(arr)
+        if arr.dtype.kind not in "iu":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        return _MsTensor(arr.astype(np.int64))
+    raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid "
+                     "indices (got " + type(i).__name__ + ")")
+
+
+def _norm_index(index: Any, shape: tuple) -> Any:
+    """Normalise the index and check integer bounds with torch's IndexError message."""
+    items = index if isinstance(index, tuple) else (index,)
+    items = tuple(_norm_item(i) for i in items)
+    # bounds of plain ints (MindSpore's message lacks the dimension)
+    consumed = [i for i in items if i is not None and i is not Ellipsis and not isinstance(i, bool)]
+    n_dims = sum(len(_shape(i)) if isinstance(i, _MsTensor) and i.dtype == D.bool else 1 for i in consumed)
+    if n_dims > len(shape):
+        raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
+    dim = 0
+    for pos, i in enumerate(items):
+        if i is Ellipsis:
+            dim = len(shape) - sum(
+                (len(_shape(j)) if isinstance(j, _MsTensor) and j.dtype == D.bool else 1)
+                for j in items[pos + 1:] if j is not None and j is not Ellipsis and not isinstance(j, bool))
+            continue
+        if i is None or isinstance(i, bool):
+            continue
+        if isinstance(i, int):
+            size = shape[dim]
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
+        elif isinstance(i, _MsTensor):
+            if i.dtype == D.bool:
+                ms_ = _shape(i)
+                if ms_ != shape[dim:dim + len(ms_)]:
+                    raise IndexError(f"The shape of the mask {list(ms_)} at index {dim} does not match the shape of "
+                                     f"the indexed tensor {list(shape)} at index {dim}")
+                dim += len(ms_)
+                continue
+            if _shape(i) and 0 in _shape(i):
+                pass
+            elif shape[dim] == 0 or _out_of_range(i, shape[dim]):
+                raise IndexError(f"index {_bad_index(i, shape[dim])} is out of bounds for dimension {dim} with "
+                                 f"size {shape[dim]}")
+        dim += 1
+    return items if isinstance(index, tuple) else items[0]
+
+
+def _out_of_range(idx: Any, size: int) -> bool:
+    a = idx.asnumpy()
+    return bool(a.size) and (a.min() < -size or a.max() >= size)
+
+
+def _bad_index(idx: Any, size: int) -> int:
+    a = idx.asnumpy().ravel()
+    return int(a[(a < -size) | (a >= size)][0])
+
+
+def _has_empty_index(items: Any) -> bool:
+    items = items if isinstance(items, tuple) else (items,)
+    return any(isinstance(i, _MsTensor) and 0 in _shape(i) for i in items)
+
+
+def _numpy_index(items: Any) -> Any:
+    items = items if isinstance(items, tuple) else (items,)
+    return tuple(i.asnumpy() if isinstance(i, _MsTensor) else i for i in items)
+
+
+@register("__getitem__", function=False)
+def getitem(self: Any, index: Any) -> Any:
+    """self[index] with torch semantics; basic indexing returns views."""
+    if type(index) is int:
+        shape = _shape(self)
+        if not shape:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        if not -shape[0] <= index < shape[0]:
+            raise IndexError(f"index {index} is out of bounds for dimension 0 with size {shape[0]}")
+        return _MsTensor.__getitem__(self, index)
+    if type(index) is slice:
+        return _MsTensor.__getitem__(self, index)
+    items = _norm_index(index, _shape(self))
+    if _has_empty_index(items):
+        # MindSpore refuses empty index tensors: compute the (empty) result shape with numpy.
+        res = np.zeros(_shape(self), dtype=np.int8)[_numpy_index(items)]
+        return _to_ms(np.zeros(res.shape), self.dtype)
+    return _MsTensor.__getitem__(self, items)
+
+
+def _expand_ellipsis(items: Any, ndim: int) -> Any:
+    """Replace `...` by explicit full slices: MindSpore 2.10's setitem with an Ellipsis does not write through
+    view()/transpose/narrow views (DESIGN.md §2), with slices it does."""
+    tup = items if isinstance(items, tuple) else (items,)
+    if not any(i is Ellipsis for i in tup):
+        return items
+    if ndim == 0:
+        return items
+    pos = next(k for k, i in enumerate(tup) if i is Ellipsis)
+    used = sum(len(_shape(i)) if isinstance(i, _MsTensor) and i.dtype == D.bool else 1
+               for i in tup if i is not None and i is not Ellipsis and not isinstance(i, bool))
+    out = tup[:pos] + (slice(None),) * max(ndim - used, 0) + tuple(i for i in tup[pos + 1:] if i is not Ellipsis)
+    return out if out else slice(None)
+
+
+@register("__setitem__", function=False)
+def setitem(self: Any, index: Any, value: Any) -> None:
+    """self[index] = value, in place (writes through views), value cast to self's dtype and broadcast."""
+    if isinstance(value, _MsTensor):
+        if value.dtype != self.dtype:
+            value = value.astype(self.dtype)
+    elif isinstance(value, np.generic):
+        value = value.item()
+    elif isinstance(value, np.ndarray):
+        value = _to_ms(value, self.dtype)
+    elif isinstance(value, (list, tuple)):
+        value = _to_ms(np.array(value), self.dtype)
+    if not (type(index) is int or type(index) is slice):
+        index = _expand_ellipsis(_norm_index(index, _shape(self)), len(_shape(self)))
+        if _has_empty_index(index):
+            return None
+    elif type(index) is int:
+        shape = _shape(self)
+        if not shape or not -shape[0] <= index < shape[0]:
+            raise IndexError(f"index {index} is out of bounds for dimension 0 with size {shape[0] if shape else 0}")
+    if _is_advanced(index) and _shape(self):
+        # MindSpore 2.10 applies mask/integer-array setitem functionally: on a view it never reaches the base.
+        # Apply it to a private copy, then write the whole result back through a slice (which does).
+        from .shape import clone
+
+        tmp = clone(self)
+        _MsTensor.__setitem__(tmp, index, value)
+        _ms.setitem(self, slice(None), tmp)
+    else:
+        _ms.setitem(self, index, value)  # writes through view()/transpose views too (see _ms.setitem)
+    bump_version(self)
+    return None
+
+
+def _is_advanced(index: Any) -> bool:
+    items = index if isinstance(index, tuple) else (index,)
+    return any(isinstance(i, _MsTensor) for i in items)
+
+
+# --------------------------------------------------------------------------------------- gather/scatter
+def _check_index(index: Any, op: str) -> None:
+    if index.dtype != D.int64:
+        raise RuntimeError(f"{op}(): Expected dtype int64 for index")
+
+
+@register("gather")
+def gather(input: Any, dim: int, index: Any, *, sparse_grad: bool = False, out: Any = None) -> Any:
+    """out[i][j] = input[index[i][j]][j] (dim=0) etc.; index int64, same ndim as input."""
+    _check_index(index, "gather")
+    n = len(_shape(input))
+    if len(_shape(index)) != n and n:
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    return mint.gather(input, wrap_dim(dim, n), index)
+
+
+def _src_tensor(input: Any, index: Any, src: Any) -> Any:
+    if isinstance(src, _MsTensor):
+        return src.astype(input.dtype) if src.dtype != input.dtype else src
+    return _MsTensor(np.full(_shape(index), src, dtype=D.to_numpy_dtype(input.dtype)))
+
+
+def _scatter_np(input: Any, dim: int, index: Any, src: Any, ufunc: Any) -> Any:
+    out = _np(input).copy()
+    idx = index.asnumpy()
+    s = _np(src)[tuple(slice(0, k) for k in idx.shape)] if _shape(src) else np.broadcast_to(_np(src), idx.shape)
+    grid = list(np.indices(idx.shape, sparse=True))
+    grid[dim] = idx
+    if ufunc is None:
+        out[tuple(grid)] = s
+    else:
+        ufunc.at(out, tuple(grid), s)
+    return _to_ms(out, input.dtype)
+
+
+@register("scatter", inplace=True)
+def scatter(input: Any, dim: int, index: Any, src: Any = None, value: Any = None, *, reduce: Optional[str] = None,
+            out: Any = None) -> Any:
+    """Write `src` (tensor) or `value` (scalar) into `input` at `index` along `dim`; reduce 'add'/'multiply'."""
+    _check_index(index, "scatter")
+    if src is None:
+        src = value
+    n = len(_shape(input))
+    dim = wrap_dim(dim, n)
+    srct = _src_tensor(input, index, src)
+    if reduce is None:
+        if _shape(srct) == _shape(index):
+            return mint.scatter(input, dim, index, srct)
+        return _scatter_np(input, dim, index, srct, None)
+    if reduce == "add":
+        return _scatter_np(input, dim, index, srct, np.add)
+    if reduce == "multiply":
+        return _scatter_np(input, dim, index, srct, np.multiply)
+    raise RuntimeError(f"reduce argument must be either add or multiply. Got {reduce}")
+
+
+@register("scatter_add", inplace=True)
+def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Any:
+    """input with src added at index along dim (duplicates accumulate)."""
+    _check_index(index, "scatter_add")
+    n = len(_shape(input))
+    dim = wrap_dim(dim, n)
+    if _shape(src) == _shape(index):
+        return ops.tensor_scatter_elements(input, index, src.astype(input.dtype), dim, "add")
+    return _scatter_np(input, dim, index, src, np.add)
+
+
+@register("scatter_reduce", inplace=True)
+def scatter_reduce(input: Any, dim: int, index: Any, src: Any, reduce: str, *, include_self: bool = True) -> Any:
+    """reduce in 'sum', 'prod', 'mean', 'amax', 'amin' (host computation: no autograd)."""
+    _check_index(index, "scatter_reduce")
+    dim = wrap_dim(dim, len(_shape(input)))
+    base = _np(input).astype(np.float64)
+    idx = index.asnumpy()
+    s = _np(src)[tuple(slice(0, k) for k in idx.shape)].astype(np.float64)
+    grid = list(np.indices(idx.shape, sparse=True))
+    grid[dim] = idx
+    g = tuple(grid)
+    touched = np.zeros(base.shape, bool)
+    touched[g] = True
+    ufunc = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum}.get(reduce)
+    if ufunc is None:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    out = base.copy()
+    if not include_self:
+        out[touched] = {"sum": 0, "mean": 0, "prod": 1, "amax": -np.inf, "amin": np.inf}[reduce]
+    ufunc.at(out, g, s)
+    if reduce == "mean":
+        cnt = np.zeros(base.shape) + (1 if include_self else 0)
+        np.add.at(cnt, g, 1)
+        out = np.where(touched, out / np.maximum(cnt, 1), base)
+        if input.dtype in D.all_int_type:
+            out = np.floor(out)
+    return _to_ms(out, input.dtype)
+
+
+# ------------------------------------------------------------------------------------------- index_*
+def _index_dim_tuple(dim: int, index: Any) -> tuple:
+    return (slice(None),) * dim + (index,)
+
+
+@register("index_select")
+def index_select(input: Any, dim: int, index: Any, *, out: Any = None) -> Any:
+    if index.dtype not in (D.int64, D.int32):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    if len(_shape(index)) > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    n = len(_shape(input))
+    return ops.gather(input, mint.reshape(index, (-1,)), wrap_dim(dim, n) if n else 0)
+
+
+@register("index_add", inplace=True)
+def index_add(input: Any, dim: int, index: Any, source: Any, *, alpha: Any = 1) -> Any:
+    """input with alpha * source added at `index` rows along dim (duplicates accumulate)."""
+    dim = wrap_dim(dim, len(_shape(input)))
+    src = source if alpha == 1 else mint.mul(source, alpha)
+    return mint.index_add(input, dim, index.astype(D.int32), src.astype(input.dtype))
+
+
+@register("index_copy", inplace=True)
+def index_copy(input: Any, dim: int, index: Any, source: Any) -> Any:
+    from .shape import clone
+
+    dim = wrap_dim(dim, len(_shape(input)))
+    res = clone(input)
+    _MsTensor.__setitem__(res, _index_dim_tuple(dim, index), source.astype(input.dtype))
+    return res
+
+
+@register("index_fill", inplace=True)
+def index_fill(input: Any, dim: int, index: Any, value: Any) -> Any:
+    from .shape import clone
+
+    dim = wrap_dim(dim, len(_shape(input)))
+    res = clone(input)
+    if isinstance(value, _MsTensor):
+        value = value.astype(input.dtype)
+    _MsTensor.__setitem__(res, _index_dim_tuple(dim, index), value)
+    return res
+
+
+@register("index_put", inplace=True)
+def index_put(input: Any, indices: Any, values: Any, accumulate: bool = False) -> Any:
+    """input with `values` put at the advanced index `indices` (a tuple of index tensors)."""
+    from .shape import clone
+
+    items = _norm_index(tuple(indices), _shape(input))
+    if accumulate:
+        out = _np(input).copy()
+        np.add.at(out, _numpy_index(items), _np(values))
+        return _to_ms(out, input.dtype)
+    res = clone(input)
+    _MsTensor.__setitem__(res, items, values.astype(input.dtype) if isinstance(values, _MsTensor) else values)
+    return res
+
+
+# -------------------------------------------------------------------------------------------- masked_*
+@register("masked_fill", inplace=True)
+def masked_fill(input: Any, mask: Any, value: Any) -> Any:
+    """Elements where `mask` (bool, broadcast) is True set to `value` (a number or 0-d tensor)."""
+    if mask.dtype != D.bool:
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{D.torch_name(mask.dtype)[6:]}")
+    if isinstance(value, _MsTensor):
+        if _shape(value):
+            raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{len(_shape(value))} dimension(s).")
+        v = value.astype(input.dtype)
+    else:
+        if input.dtype in D.all_int_type and isinstance(value, float) and not value.is_integer():
+            v = _MsTensor(int(value), dtype=input.dtype)
+        else:
+            v = _MsTensor(value, dtype=input.dtype)
+    return mint.where(mask, v, input)
+
+
+@register("masked_scatter", inplace=True)
+def masked_scatter(input: Any, mask: Any, source: Any) -> Any:
+    """Copy `source` elements (in order) into positions where mask is True (host computation: no autograd)."""
+    out = np.array(np.broadcast_to(_np(input), np.broadcast_shapes(_shape(input), _shape(mask))))
+    m = np.broadcast_to(mask.asnumpy(), out.shape)
+    k = int(m.sum())
+    src = _np(source).ravel()
+    if src.size < k:
+        raise RuntimeError("masked_scatter: expected source to have at least as many elements as ones in mask")
+    out[m] = src[:k]
+    return _to_ms(out, input.dtype)
+
+
+@register("masked_select")
+def masked_select(input: Any, mask: Any, *, out: Any = None) -> Any:
+    if mask.dtype != D.bool:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    return mint.masked_select(input, mask)
+
+
+# ----------------------------------------------------------------------------------------- nonzero etc
+@register("nonzero")
+def nonzero(input: Any, *, out: Any = None, as_tuple: bool = False) -> Any:
+    """(n, ndim) int64 indices of non-zero elements, or a tuple of ndim 1-D index tensors."""
+    idx = np.argwhere(_np(input)) if _shape(input) else np.argwhere(np.atleast_1d(_np(input)))[:, :0]
+    if not _shape(input):
+        idx = np.zeros((int(bool(_np(input))), 0), dtype=np.int64)
+    if as_tuple:
+        if not _shape(input):
+            return (_MsTensor(np.zeros(idx.shape[0], dtype=np.int64)),)
+        return tuple(_MsTensor(np.ascontiguousarray(idx[:, k]).astype(np.int64)) for k in range(idx.shape[1]))
+    return _MsTensor(idx.astype(np.int64))
+
+
+@register("argwhere")
+def argwhere(input: Any) -> Any:
+    return nonzero(input)
+
+
+@register("take")
+def take(input: Any, index: Any) -> Any:
+    """input treated as 1-D, indexed by `index` (result has index's shape)."""
+    flat = mint.reshape(input, (-1,))
+    n = _shape(flat)[0]
+    if _out_of_range(index, n):
+        raise IndexError(f"out of range: tried to access index {_bad_index(index, n)} on a tensor of {n} elements.")
+    idx = mint.reshape(index, (-1,))
+    idx = mint.where(idx < 0, idx + n, idx)
+    return mint.reshape(ops.gather(flat, idx, 0), _shape(index))
+
+
+@register("take_along_dim")
+def take_along_dim(input: Any, indices: Any, dim: Optional[int] = None, *, out: Any = None) -> Any:
+    if dim is None:
+        return ops.gather(mint.reshape(input, (-1,)), mint.reshape(indices, (-1,)), 0)
+    n = len(_shape(input))
+    dim = wrap_dim(dim, n)
+    si, sx = list(_shape(indices)), list(_shape(input))
+    bi, bx = si.copy(), sx.copy()
+    bi[dim], bx[dim] = 1, 1
+    b = list(np.broadcast_shapes(tuple(bi), tuple(bx)))
+    ti, tx = b.copy(), b.copy()
+    ti[dim], tx[dim] = si[dim], sx[dim]
+    return mint.gather(mint.broadcast_to(input, tuple(tx)), dim, mint.broadcast_to(indices, tuple(ti)))
+
+
+@register("put", inplace=True)
+def put(input: Any, index: Any, source: Any, accumulate: bool = False) -> Any:
+    """input (as 1-D) with source put at index (host computation: no autograd)."""
+    out = _np(input).copy().ravel()
+    idx = index.asnumpy().ravel()
+    if accumulate:
+        np.add.at(out, idx, _np(source).ravel())
+    else:
+        out[idx] = _np(source).ravel()
+    return _to_ms(out.reshape(_shape(input)), input.dtype)
+
+
+@register("searchsorted", method=False)
+def searchsorted(sorted_sequence: Any, input: Any, *, out_int32: bool = False, right: bool = False,
+                 side: Optional[str] = None, sorter: Any = None, out: Any = None) -> Any:
+    """Insertion indices of `input` into the last dim of `sorted_sequence` (rows searched independently)."""
+    if side is not None:
+        right = side == "right"
+    sd = "right" if right else "left"
+    seq = _np(sorted_sequence)
+    if sorter is not None:
+        seq = np.take_along_axis(seq, sorter.asnumpy(), -1)
+    vals = _np(input) if isinstance(input, _MsTensor) else np.asarray(input)
+    if seq.ndim == 1:
+        res = np.searchsorted(seq, vals, side=sd)
+    else:
+        if seq.shape[:-1] != vals.shape[:-1]:
+            raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
+                               "dimensions of boundaries tensor and input value tensor must match")
+        flat_s = seq.reshape(-1, seq.shape[-1])
+        flat_v = vals.reshape(-1, vals.shape[-1])
+        res = np.stack([np.searchsorted(s, v, side=sd) for s, v in zip(flat_s, flat_v)]).reshape(vals.shape)
+    return _to_ms(np.asarray(res), D.int32 if out_int32 else D.int64)
+
+
+@register("bucketize", method=False)
+def bucketize(input: Any, boundaries: Any, *, out_int32: bool = False, right: bool = False, out: Any = None) -> Any:
+    """Bucket indices of `input` in the 1-D `boundaries`."""
+    if len(_shape(boundaries)) != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({len(_shape(boundaries))})")
+    vals = _np(input) if isinstance(input, _MsTensor) else np.asarray(input)
+    res = np.searchsorted(_np(boundaries), vals, side="right" if right else "left")
+    return _to_ms(np.asarray(res), D.int32 if out_int32 else D.int64)

@@ -1,2 +1,724 @@
-"""Op family: misc (see _registry.py for how entries are written)."""
+"""Sorting, selection, counting and products: sort, argsort, topk, kthvalue, msort, unique,
+unique_consecutive, bincount, histc, cdist, corrcoef, cov, diff, einsum, tensordot, cross, outer/ger, inner,
+dot, vdot, mm, bmm, matmul, mv, addmm, addmv, addbmm, baddbmm, chain_matmul, kron, trace.
+
+Products are built from `mint.matmul` / broadcasting multiplies (differentiable; MindSpore 2.10 has no CPU
+kernel for mint.mm/outer/dot/mv/addmm/baddbmm/einsum). unique/bincount/histc/kthvalue are computed on the host
+with numpy (integer/count outputs: no autograd needed; kthvalue values carry no autograd).
+"""
 from __future__ import annotations
+
+from typing import Any, Optional
+
+import mindspore as ms
+import numpy as np
+from mindspore import mint, ops
+
+from .. import _dtype as D
+from .. import return_types as RT
+from ._args import wrap_dim
+from ._registry import register
+
+_MsTensor = ms.Tensor
+
+
+def _shape(x: Any) -> tuple:
+    return tuple(_MsTensor.shape.fget(x))
+
+
+def _np(t: Any) -> np.ndarray:
+    return (t.astype(D.float32) if t.dtype == D.bfloat16 else t).asnumpy()
+
+
+def _to_ms(arr: Any, dtype: Any) -> Any:
+    from .creation import np_to_ms
+
+    return np_to_ms(arr, dtype)
+
+
+# -------------------------------------------------------------------------------------------- sorting
+@register("sort")
+def sort(input: Any, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
+    """(values, indices) sorted along dim; always stable (a valid choice for stable=False too)."""
+    n = len(_shape(input))
+    if n == 0:
+        return RT.sort(input, _MsTensor(np.zeros((), np.int64)))
+    d = wrap_dim(dim, n)
+    idx = np.argsort(-_np(input) if descending and input.dtype != D.bool else _np(input), axis=d, kind="stable")
+    if descending and input.dtype == D.bool:
+        idx = np.argsort(~_np(input), axis=d, kind="stable")
+    it = _MsTensor(idx.astype(np.int64))
+    return RT.sort(mint.gather(input, d, it), it)
+
+
+@register("argsort")
+def argsort(input: Any, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
+    return sort(input, dim, descending)[1]
+
+
+@register("msort")
+def msort(input: Any) -> Any:
+    return sort(input, 0)[0]
+
+
+@register("topk")
+def topk(input: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
+    """(values, indices) of the k largest (or smallest) along dim."""
+    n = len(_shape(input))
+    d = wrap_dim(dim, n) if n else 0
+    size = _shape(input)[d] if n else 1
+    if not 0 <= k <= size:
+        raise RuntimeError("selected index k out of range")
+    if n == 0:
+        return RT.topk(input, _MsTensor(np.zeros((), np.int64)))
+    vals, idx = sort(input, d, descending=largest)
+    sl = (slice(None),) * d + (slice(0, k),)
+    i = _MsTensor.__getitem__(idx, sl)
+    return RT.topk(mint.gather(input, d, i), i)
+
+
+@register("kthvalue")
+def kthvalue(input: Any, k: int, dim: int = -1, keepdim: bool = False) -> Any:
+    """(values, indices) of the k-th smallest element along dim."""
+    n = len(_shape(input))
+    d = wrap_dim(dim, n) if n else 0
+    size = _shape(input)[d] if n else 1
+    if not 1 <= k <= size:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    if n == 0:
+        return RT.kthvalue(input, _MsTensor(np.zeros((), np.int64)))
+    idx = np.take(np.argsort(_np(input), axis=d, kind="stable"), [k - 1], axis=d)
+    it = _MsTensor(idx.astype(np.int64))
+    vals = mint.gather(input, d, it)
+    if not keepdim:
+        vals, it = mint.squeeze(vals, d), mint.squeeze(it, d)
+    return RT.kthvalue(vals, it)
+
+
+# ------------------------------------------------------------------------------------------- unique
+@register("unique")
+def unique(input: Any, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
+           dim: Optional[int] = None) -> Any:
+    """Unique elements (always sorted, as torch's CPU kernel), optional inverse indices and counts."""
+    arr = _np(input)
+    if dim is None:
+        vals, inv, cnt = np.unique(arr, return_inverse=True, return_counts=True)
+        inv = inv.reshape(arr.shape)
+    else:
+        d = wrap_dim(dim, arr.ndim)
+        vals, inv, cnt = np.unique(arr, return_inverse=True, return_counts=True, axis=d)
+        inv = inv.reshape(-1)
+    out = [_to_ms(vals, input.dtype)]
+    if return_inverse:
+        out.append(_MsTensor(inv.astype(np.int64)))
+    if return_counts:
+        out.append(_MsTensor(cnt.astype(np.int64)))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+@register("unique_consecutive")
+def unique_consecutive(input: Any, return_inverse: bool = False, return_counts: bool = False,
+                       dim: Optional[int] = None) -> Any:
+    """Collapse runs of equal consecutive elements (flattened, or slices along dim)."""
+    arr = _np(input)
+    if dim is None:
+        flat = arr.reshape(-1)
+        if flat.size == 0:
+            keep = np.zeros(0, bool)
+        else:
+            keep = np.concatenate([[True], flat[1:] != flat[:-1]])
+        vals = flat[keep]
+        inv = (np.cumsum(keep) - 1).reshape(arr.shape)
+        cnt = np.diff(np.append(np.nonzero(keep)[0], flat.size))
+    else:
+        d = wrap_dim(dim, arr.ndim)
+        moved = np.moveaxis(arr, d, 0).reshape(arr.shape[d], -1)
+        keep = np.concatenate([[True], np.any(moved[1:] != moved[:-1], axis=1)]) if moved.shape[0] else \
+            np.zeros(0, bool)
+        vals = np.compress(keep, arr, axis=d)
+        inv = np.cumsum(keep) - 1
+        cnt = np.diff(np.append(np.nonzero(keep)[0], moved.shape[0]))
+    out = [_to_ms(vals, input.dtype)]
+    if return_inverse:
+        out.append(_MsTensor(inv.astype(np.int64)))
+    if return_counts:
+        out.append(_MsTensor(cnt.astype(np.int64)))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+@register("bincount")
+def bincount(input: Any, weights: Any = None, minlength: int = 0) -> Any:
+    """Counts of each value of a 1-D non-negative int tensor (int64; weights' dtype... double as torch)."""
+    if len(_shape(input)) != 1 or input.dtype not in D.all_int_type:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    a = input.asnumpy()
+    if a.size and a.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is None:
+        return _MsTensor(np.bincount(a, minlength=minlength).astype(np.int64))
+    res = np.bincount(a, weights=_np(weights).astype(np.float64), minlength=minlength)
+    # torch: float weights keep float32? -> torch returns double for non-float weights, weights' dtype otherwise
+    wd = weights.dtype if weights.dtype in (D.float32, D.float64, D.float16) else D.float64
+    return _to_ms(res, wd)
+
+
+@register("histc")
+def histc(input: Any, bins: int = 100, min: float = 0, max: float = 0, *, out: Any = None) -> Any:  # noqa: A002
+    """Histogram with `bins` equal bins over [min, max] (data range when both are 0); input's dtype."""
+    if input.dtype not in D.all_float_type:
+        raise RuntimeError(f"\"histogram_cpu\" not implemented for '{D.scalar_name(input.dtype)}'")
+    a = _np(input).astype(np.float64).ravel()
+    lo, hi = float(min), float(max)
+    if lo == hi and a.size:
+        lo, hi = float(a.min()), float(a.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if lo > hi:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    a = a[(a >= lo) & (a <= hi)]
+    res, _ = np.histogram(a, bins=int(bins), range=(lo, hi))
+    return _to_ms(res, input.dtype)
+
+
+# --------------------------------------------------------------------------------------- statistics
+@register("cdist", method=False)
+def cdist(x1: Any, x2: Any, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Any:
+    """Pairwise p-norm distances between the rows of x1 (..., P, M) and x2 (..., R, M) -> (..., P, R)."""
+    if _shape(x1)[-1] != _shape(x2)[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {_shape(x1)[-1]} X2: "
+                           f"{_shape(x2)[-1]}")
+    return ops.cdist(x1, x2, float(p))
+
+
+@register("cov")
+def cov(input: Any, *, correction: int = 1, fweights: Any = None, aweights: Any = None) -> Any:
+    """Covariance of the rows (variables) over the columns (observations)."""
+    if fweights is not None or aweights is not None:
+        arr = np.cov(_np(input), ddof=correction, fweights=None if fweights is None else fweights.asnumpy(),
+                     aweights=None if aweights is None else _np(aweights))
+        return _to_ms(arr, input.dtype)
+    x = input if len(_shape(input)) == 2 else mint.reshape(input, (1, -1))
+    nobs = _shape(x)[1]
+    xc = mint.sub(x, mint.mean(x, 1, True))
+    res = mint.div(mint.matmul(xc, ops.conj(mint.transpose(xc, 0, 1)) if x.dtype in D.all_complex_type
+                               else mint.transpose(xc, 0, 1)), max(nobs - correction, 0))
+    return mint.reshape(res, ()) if len(_shape(input)) < 2 else res
+
+
+@register("corrcoef")
+def corrcoef(input: Any) -> Any:
+    c = cov(input)
+    if not _shape(c):
+        return mint.div(c, c)
+    d = mint.sqrt(_MsTensor.diagonal(c, 0, 0, 1))
+    return mint.clamp(mint.div(mint.div(c, mint.unsqueeze(d, 1)), mint.unsqueeze(d, 0)), -1, 1)
+
+
+@register("diff")
+def diff(input: Any, n: int = 1, dim: int = -1, prepend: Any = None, append: Any = None) -> Any:
+    """n-th forward difference along dim (bool: xor)."""
+    d = wrap_dim(dim, len(_shape(input)))
+    x = input
+    if prepend is not None or append is not None:
+        parts = ([prepend] if prepend is not None else []) + [x] + ([append] if append is not None else [])
+        x = mint.cat(parts, d)
+    for _ in range(n):
+        size = _shape(x)[d]
+        if size == 0:
+            break
+        a, b = mint.narrow(x, d, 1, size - 1), mint.narrow(x, d, 0, size - 1)
+        x = mint.logical_xor(a, b) if x.dtype == D.bool else mint.sub(a, b)
+    return x
+
+
+# ----------------------------------------------------------------------------------------- products
+def _check_same_dtype(a: Any, b: Any, op: str) -> None:
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected scalar type {D.scalar_name(a.dtype)} but found {D.scalar_name(b.dtype)}")
+
+
+@register("matmul")
+def matmul(input: Any, other: Any, *, out: Any = None) -> Any:
+    """torch.matmul: 1-D/2-D/batched with broadcasting."""
+    _check_same_dtype(input, other, "matmul")
+    if not _shape(input) or not _shape(other):
+        raise RuntimeError("both arguments to matmul need to be at least 1D, but they are "
+                           f"{len(_shape(input))}D and {len(_shape(other))}D")
+    return mint.matmul(input, other)
+
+
+@register("mm")
+def mm(input: Any, mat2: Any, *, out: Any = None) -> Any:
+    """(n, m) @ (m, p) -> (n, p)."""
+    if len(_shape(input)) != 2:
+        raise RuntimeError("self must be a matrix")
+    if len(_shape(mat2)) != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    if _shape(input)[1] != _shape(mat2)[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape(input)[0]}x{_shape(input)[1]} and "
+                           f"{_shape(mat2)[0]}x{_shape(mat2)[1]})")
+    _check_same_dtype(input, mat2, "mm")
+    return mint.matmul(input, mat2)
+
+
+@register("bmm")
+def bmm(input: Any, mat2: Any, *, out: Any = None) -> Any:
+    """(b, n, m) @ (b, m, p) -> (b, n, p)."""
+    if len(_shape(input)) != 3 or len(_shape(mat2)) != 3:
+        raise RuntimeError("batch1 must be a 3D tensor" if len(_shape(input)) != 3 else "batch2 must be a 3D tensor")
+    if _shape(input)[0] != _shape(mat2)[0] or _shape(input)[2] != _shape(mat2)[1]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{_shape(input)[0]}, "
+                           f"{_shape(input)[2]}] but got: [{_shape(mat2)[0]}, {_shape(mat2)[1]}].")
+    _check_same_dtype(input, mat2, "bmm")
+    return mint.bmm(input, mat2) if input.dtype in (D.float32, D.float16) else mint.matmul(input, mat2)
+
+
+@register("mv")
+def mv(input: Any, vec: Any, *, out: Any = None) -> Any:
+    if len(_shape(input)) != 2 or len(_shape(vec)) != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {len(_shape(input))}, {len(_shape(vec))}")
+    if _shape(input)[1] != _shape(vec)[0]:
+        raise RuntimeError(f"size mismatch, got input ({_shape(input)[0]}), mat ({_shape(input)[0]}x"
+                           f"{_shape(input)[1]}), vec ({_shape(vec)[0]})")
+    return mint.matmul(input, vec)
+
+
+@register("dot")
+def dot(input: Any, other: Any, *, out: Any = None) -> Any:
+    """Inner product of two 1-D tensors of equal size."""
+    if len(_shape(input)) != 1 or len(_shape(other)) != 1:
+        raise RuntimeError(f"1D tensors expected, but got {len(_shape(input))}D and {len(_shape(other))}D tensors")
+    if _shape(input) != _shape(other):
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{_shape(input)[0]}] and src "
+                           f"[{_shape(other)[0]}] to have the same number of elements, but got {_shape(input)[0]} and "
+                           f"{_shape(other)[0]} elements respectively")
+    _check_same_dtype(input, other, "dot")
+    return mint.sum(mint.mul(input, other), dtype=input.dtype)
+
+
+@register("vdot")
+def vdot(input: Any, other: Any, *, out: Any = None) -> Any:
+    a = ops.conj(input) if input.dtype in D.all_complex_type else input
+    return dot(a, other)
+
+
+@register("inner")
+def inner(input: Any, other: Any, *, out: Any = None) -> Any:
+    if not _shape(input) or not _shape(other):
+        return mint.mul(input, other)
+    return mint.matmul(input, mint.transpose(other, -1, -2)) if len(_shape(other)) > 1 else mint.matmul(input,
+                                                                                                         other)
+
+
+@register("outer", aliases=("ger",))
+def outer(input: Any, vec2: Any, *, out: Any = None) -> Any:
+    """(n,) x (m,) -> (n, m)."""
+    return mint.mul(mint.reshape(input, (-1, 1)), mint.reshape(vec2, (1, -1)))
+
+
+def _beta_alpha(res: Any, base: Any, beta: Any, alpha: Any) -> Any:
+    if alpha != 1:
+        res = mint.mul(res, alpha)
+    if beta == 0:  # torch ignores input entirely (nan/inf in it do not propagate)
+        return res
+    b = base if beta == 1 else mint.mul(base, beta)
+    return mint.add(b, res)
+
+
+@register("addmm", inplace=True)
+def addmm(input: Any, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1, out: Any = None) -> Any:
+    """beta * input + alpha * (mat1 @ mat2)."""
+    return _beta_alpha(mm(mat1, mat2), input, beta, alpha)
+
+
+@register("addmv", inplace=True)
+def addmv(input: Any, mat: Any, vec: Any, *, beta: Any = 1, alpha: Any = 1, out: Any = None) -> Any:
+    return _beta_alpha(mv(mat, vec), input, beta, alpha)
+
+
+@register("addbmm", inplace=True)
+def addbmm(input: Any, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 1, out: Any = None) -> Any:
+    return _beta_alpha(mint.sum(bmm(batch1, batch2), 0), input, beta, alpha)
+
+
+@register("baddbmm", inplace=True)
+def baddbmm(input: Any, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 1, out: Any = None) -> Any:
+    return _beta_alpha(bmm(batch1, batch2), input, beta, alpha)
+
+
+@register("addr", inplace=True)
+def addr(input: Any, vec1: Any, vec2: Any, *, beta: Any = 1, alpha: Any = 1, out: Any = None) -> Any:
+    return _beta_alpha(outer(vec1, vec2), input, beta, alpha)
+
+
+@register("chain_matmul", method=False)
+def chain_matmul(*matrices: Any, out: Any = None) -> Any:
+    res = matrices[0]
+    for m in matrices[1:]:
+        res = mm(res, m)
+    return res
+
+
+@register("kron")
+def kron(input: Any, other: Any, *, out: Any = None) -> Any:
+    """Kronecker product (broadcasting multiply of interleaved dims, then reshape)."""
+    a, b = input, other
+    n = max(len(_shape(a)), len(_shape(b)))
+    sa = (1,) * (n - len(_shape(a))) + _shape(a)
+    sb = (1,) * (n - len(_shape(b))) + _shape(b)
+    a = mint.reshape(a, tuple(v for s in sa for v in (s, 1)))
+    b = mint.reshape(b, tuple(v for s in sb for v in (1, s)))
+    return mint.reshape(mint.mul(a, b), tuple(x * y for x, y in zip(sa, sb)))
+
+
+@register("trace")
+def trace(input: Any) -> Any:
+    """Sum of the main diagonal of a 2-D tensor (ints sum to int64 as in torch)."""
+    if len(_shape(input)) != 2:
+        raise RuntimeError("trace: expected a matrix, but got tensor with dim " + str(len(_shape(input))))
+    d = _MsTensor.diagonal(input, 0, 0, 1)
+    dt = D.int64 if input.dtype in D.all_int_type or input.dtype == D.bool else input.dtype
+    return mint.sum(d, dtype=dt)
+
+
+@register("cross")
+def cross(input: Any, other: Any, dim: Optional[int] = None, *, out: Any = None) -> Any:
+    """3-vector cross product along `dim` (default: first dim of size 3, as torch 1.12's torch.cross)."""
+    shp = tuple(np.broadcast_shapes(_shape(input), _shape(other)))
+    if dim is None:
+        dim = next((i for i, s in enumerate(shp) if s == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
+    d = wrap_dim(dim, len(shp))
+    if shp[d] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {_shape(input)[d]} and "
+                           f"{_shape(other)[d]}")
+    a, b = mint.broadcast_to(input, shp), mint.broadcast_to(other, shp)
+
+    def c(x: Any, i: int) -> Any:
+        return mint.select(x, d, i)
+
+    parts = [mint.sub(mint.mul(c(a, 1), c(b, 2)), mint.mul(c(a, 2), c(b, 1))),
+             mint.sub(mint.mul(c(a, 2), c(b, 0)), mint.mul(c(a, 0), c(b, 2))),
+             mint.sub(mint.mul(c(a, 0), c(b, 1)), mint.mul(c(a, 1), c(b, 0)))]
+    return ops.stack(parts, d)
+
+
+@register("tensordot", method=False)
+def tensordot(a: Any, b: Any, dims: Any = 2, out: Any = None) -> Any:
+    """Contract the last `dims` dims of a with the first of b (or explicit dim lists)."""
+    na, nb = len(_shape(a)), len(_shape(b))
+    if isinstance(dims, _MsTensor):
+        dims = dims.asnumpy().tolist()
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        da, db = list(range(na - dims, na)), list(range(dims))
+    else:
+        da, db = dims
+        da = [da] if isinstance(da, int) else list(da)
+        db = [db] if isinstance(db, int) else list(db)
+    da = [wrap_dim(x, na) for x in da]
+    db = [wrap_dim(x, nb) for x in db]
+    for x, y in zip(da, db):
+        if _shape(a)[x] != _shape(b)[y]:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {_shape(a)[x]} in dim {x} "
+                               f"and second has size {_shape(b)[y]} in dim {y}")
+    fa = [i for i in range(na) if i not in da]
+    fb = [i for i in range(nb) if i not in db]
+    k = int(np.prod([_shape(a)[i] for i in da])) if da else 1
+    at = mint.reshape(mint.permute(a, tuple(fa + da)) if na else a, (-1, k))
+    bt = mint.reshape(mint.permute(b, tuple(db + fb)) if nb else b, (k, -1))
+    res = mint.matmul(at, bt)
+    return mint.reshape(res, tuple(_shape(a)[i] for i in fa) + tuple(_shape(b)[i] for i in fb))
+
+
+@register("einsum", method=False)
+def einsum(equation: str, *operands: Any) -> Any:
+    """Einstein summation, built from permute/reshape/broadcasting multiply/sum (differentiable; MindSpore's
+    einsum has no CPU kernel). Supports '...' and implicit output."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    eq = equation.replace(" ", "")
+    lhs, _, rhs = eq.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(operands):
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation"
+                           if len(operands) > len(terms) else
+                           "einsum(): fewer operands were provided than specified in the equation")
+    # expand '...' into unused letters
+    ell_n = 0
+    for t, op in zip(terms, operands):
+        if "..." in t:
+            ell_n = max(ell_n, len(_shape(op)) - (len(t) - 3))
+    spare = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in eq][:ell_n]
+    new_terms = []
+    for t, op in zip(terms, operands):
+        if "..." in t:
+            k = len(_shape(op)) - (len(t) - 3)
+            t = t.replace("...", "".join(spare[ell_n - k:]))
+        if len(t) != len(_shape(op)):
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(t)}) does not match the "
+                               f"number of dimensions ({len(_shape(op))}) for operand {len(new_terms)}")
+        new_terms.append(t)
+    if "->" in eq:
+        out = rhs.replace("...", "".join(spare))
+    else:
+        counts: dict = {}
+        for t in new_terms:
+            for c in t:
+                counts[c] = counts.get(c, 0) + 1
+        out = "".join(spare) + "".join(sorted(c for c, v in counts.items() if v == 1 and c not in spare))
+    letters: list = []
+    for t in new_terms:
+        for c in t:
+            if c not in letters:
+                letters.append(c)
+    sizes: dict = {}
+    aligned = []
+    for t, op in zip(new_terms, operands):
+        x = op
+        # repeated letters in one term: take the diagonal
+        while len(set(t)) != len(t):
+            c = next(c for c in t if t.count(c) > 1)
+            i, j = t.index(c), t.index(c, t.index(c) + 1)
+            x = _moveaxis_last_to(_MsTensor.diagonal(x, 0, i, j), i)
+            t = t[:j] + t[j + 1:]
+        for c, s in zip(t, _shape(x)):
+            if sizes.get(c, 1) not in (1, s) and s != 1:
+                raise RuntimeError("einsum(): operands do not broadcast with remapped shapes (original->remapped)")
+            sizes[c] = max(sizes.get(c, 1), s)
+        perm = sorted(range(len(t)), key=lambda i: letters.index(t[i]))
+        x = mint.permute(x, tuple(perm)) if len(t) > 1 else x
+        ts = [t[i] for i in perm]
+        shape = tuple(_shape(x)[ts.index(c)] if c in ts else 1 for c in letters)
+        aligned.append(mint.reshape(x, shape))
+    res = aligned[0]
+    for x in aligned[1:]:
+        res = mint.mul(res, x)
+    red = tuple(i for i, c in enumerate(letters) if c not in out)
+    if red:
+        res = mint.sum(res, red) if res.dtype != D.bool else mint.any(res, red)
+    kept = [c for c in letters if c in out]
+    if kept:
+        res = mint.permute(res, tuple(kept.index(c) for c in out)) if len(kept) > 1 else res
+    return res
+
+
+def _moveaxis_last_to(x: Any, i: int) -> Any:
+    n = len(_shape(x))
+    perm = list(range(n - 1))
+    perm.insert(i, n - 1)
+    return mint.permute(x, tuple(perm))
+
+
+# ------------------------------------------------------------------------------- conversions (methods)
+_TYPE_NAMES = {
+    "torch.FloatTensor": D.float32, "torch.DoubleTensor": D.float64, "torch.HalfTensor": D.float16,
+    "torch.BFloat16Tensor": D.bfloat16, "torch.LongTensor": D.int64, "torch.IntTensor": D.int32,
+    "torch.ShortTensor": D.int16, "torch.CharTensor": D.int8, "torch.ByteTensor": D.uint8,
+    "torch.BoolTensor": D.bool, "torch.ComplexFloatTensor": D.complex64, "torch.ComplexDoubleTensor": D.complex128,
+}
+
+
+def type_name(dtype: Any, device_type: str = "cpu") -> str:
+    """'torch.FloatTensor' for float32 (torch.cuda.FloatTensor on cuda)."""
+    prefix = "torch." if device_type == "cpu" else f"torch.{device_type}."
+    return f"{prefix}{D.scalar_name(dtype)}Tensor"
+
+
+def _cast(x: Any, dtype: Any, copy: bool = False) -> Any:
+    if dtype is None or dtype == x.dtype:
+        return _clone_alias(x, copy)
+    # ops.cast, not x.astype: MindSpore's astype calls self.to(), which is this very method on our Tensor.
+    return ops.cast(x, dtype)
+
+
+def _clone_alias(x: Any, copy: bool) -> Any:
+    from .shape import clone
+
+    return clone(x) if copy else x
+
+
+def _with_device(res: Any, dev: Any) -> Any:
+    """Record the device on the result (DESIGN.md §2): data does not move. A same-dtype `.to('cuda')` returns
+    a view alias (torch returns a new tensor there), so the original keeps reporting its own device."""
+    if dev is None:
+        return res
+    from .._device import as_device, current_device
+
+    dev = as_device(dev)
+    cur = res.__dict__.get("_device") if hasattr(res, "__dict__") else None
+    cur = cur or current_device()
+    if dev.type == cur.type and (dev.index == cur.index or dev.index is None):
+        return res
+    res = _MsTensor.view(res, _shape(res))
+    res.__class__ = _registry_tensor()
+    if dev.type == "cuda" and dev.index is None:
+        from .._device import device as _dev
+
+        dev = _dev("cuda", 0)
+    res._device = dev
+    return res
+
+
+def _registry_tensor() -> Any:
+    from . import _registry
+
+    return _registry.Tensor
+
+
+@register("to", function=False)
+def to(self: Any, *args: Any, dtype: Any = None, device: Any = None, non_blocking: bool = False,
+       copy: bool = False, memory_format: Any = None) -> Any:
+    """to(dtype) / to(device) / to(device, dtype) / to(tensor) / to(other=..): dtype conversions are real,
+    the device is recorded (one process = one MindSpore device target)."""
+    from .._device import device as _devcls
+
+    for a in args:
+        if isinstance(a, D.dtype):
+            dtype = a
+        elif isinstance(a, (str, _devcls, int)) and not isinstance(a, bool):
+            device = a
+        elif isinstance(a, _MsTensor):
+            dtype = a.dtype
+            device = getattr(a, "device", None)
+        elif isinstance(a, bool):
+            continue  # positional non_blocking: accepted, nothing is asynchronous to the caller here
+        else:
+            raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
+    res = _cast(self, D.to_dtype(dtype), copy)
+    return _with_device(res, device)
+
+
+@register("type", function=False)
+def type_(self: Any, dtype: Any = None, non_blocking: bool = False, **kwargs: Any) -> Any:
+    """type() -> 'torch.FloatTensor'; type(dtype or 'torch.LongTensor') -> converted tensor."""
+    dev = getattr(self, "device", None)
+    if dtype is None:
+        return type_name(self.dtype, dev.type if dev is not None else "cpu")
+    if isinstance(dtype, str):
+        key = dtype.replace("torch.cuda.", "torch.")
+        if key not in _TYPE_NAMES:
+            raise ValueError(f"invalid type: '{dtype}'")
+        res = _cast(self, _TYPE_NAMES[key])
+        return _with_device(res, "cuda") if dtype.startswith("torch.cuda.") else res
+    if isinstance(dtype, type):
+        name = getattr(dtype, "_torch_type_name", None) or f"torch.{dtype.__name__}"
+        return _cast(self, _TYPE_NAMES.get(name, D.float32))
+    return _cast(self, D.to_dtype(dtype))
+
+
+def _conv(name: str, dtype: Any) -> None:
+    def conv(self: Any, memory_format: Any = None) -> Any:
+        return _cast(self, dtype)
+
+    conv.__name__ = name
+    conv.__doc__ = f"self.to({D.torch_name(dtype)})"
+    register(name, function=False)(conv)
+
+
+for _n, _d in (("float", D.float32), ("double", D.float64), ("half", D.float16), ("bfloat16", D.bfloat16),
+               ("int", D.int32), ("long", D.int64), ("short", D.int16), ("char", D.int8), ("byte", D.uint8),
+               ("bool", D.bool), ("cfloat", D.complex64), ("cdouble", D.complex128)):
+    _conv(_n, _d)
+
+
+@register("type_as", function=False)
+def type_as(self: Any, other: Any) -> Any:
+    return _cast(self, other.dtype)
+
+
+@register("cuda", function=False)
+def cuda(self: Any, device: Any = None, non_blocking: bool = False, memory_format: Any = None) -> Any:
+    """Accepted and recorded (DESIGN.md §2): reports cuda:N, data stays on this process's device target."""
+    from .._device import device as _dev
+
+    return _with_device(self, _dev("cuda", device if isinstance(device, int) else 0) if not isinstance(
+        device, (str, _dev)) else device)
+
+
+@register("cpu", function=False)
+def cpu(self: Any, memory_format: Any = None) -> Any:
+    return _with_device(self, "cpu")
+
+
+# ------------------------------------------------------------------------------ torch-level utilities
+@register("is_tensor", method=False)
+def is_tensor(obj: Any) -> bool:
+    return isinstance(obj, _MsTensor)
+
+
+@register("is_storage", method=False)
+def is_storage(obj: Any) -> bool:
+    """mindtorch has no separate storage objects."""
+    return False
+
+
+@register("numel", method=False)
+def numel(input: Any) -> int:
+    n = 1
+    for s in _shape(input):
+        n *= s
+    return n
+
+
+@register("is_floating_point", method=False)
+def is_floating_point(input: Any) -> bool:
+    return input.dtype in D.all_float_type
+
+
+@register("is_complex", method=False)
+def is_complex(input: Any) -> bool:
+    return input.dtype in D.all_complex_type
+
+
+@register("is_nonzero", method=False)
+def is_nonzero(input: Any) -> bool:
+    if numel(input) != 1:
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous" if numel(input) else
+                           "Boolean value of Tensor with no values is ambiguous")
+    return bool(input.asnumpy().reshape(()))
+
+
+@register("result_type", method=False)
+def result_type(tensor1: Any, tensor2: Any) -> Any:
+    """torch.result_type of two tensors/numbers (dimensioned > 0-d > Python scalars)."""
+    dims, zero, scalars = [], [], []
+    for t in (tensor1, tensor2):
+        if isinstance(t, _MsTensor):
+            (dims if _shape(t) else zero).append(t.dtype)
+        else:
+            scalars.append(t)
+    return D.result_type_of(dims, scalars, zero)
+
+
+@register("can_cast", method=False)
+def can_cast(from_: Any, to: Any) -> bool:
+    return D.can_cast(from_, to)
+
+
+@register("is_same_size")
+def is_same_size(input: Any, other: Any) -> bool:
+    return _shape(input) == _shape(other)
+
+
+@register("is_conj")
+def is_conj(input: Any) -> bool:
+    """mindtorch never uses lazy conjugation: conj() materialises."""
+    return False
+
+
+@register("is_neg")
+def is_neg(input: Any) -> bool:
+    return False
+
+
+@register("resolve_conj")
+def resolve_conj(input: Any) -> Any:
+    return input
+
+
+@register("resolve_neg")
+def resolve_neg(input: Any) -> Any:
+    return input

@@ -1,21 +1,610 @@
-"""Pointwise math: add, sub, mul, div, ... (torch.* and Tensor.*, with in-place twins)."""
+"""Pointwise math: add, sub, mul, div, exp, ... (torch.* and Tensor.*, with in-place twins).
+
+Type promotion follows torch (`_dtype.result_type_of`): it is computed only when the operands' dtypes differ
+or a Python scalar is involved, so the common same-dtype call goes straight to the kernel. Where
+`mindspore.mint` has no CPU kernel (measured on MindSpore 2.10: exp2, log2, log10, asin, acos, atan, asinh,
+acosh, atan2, frac, logaddexp, bitwise_or/xor, ...) the legacy `mindspore.ops` op is used instead.
+"""
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, Callable, Optional, Tuple
 
-from mindspore import mint
+import mindspore as ms
+import numpy as np
+from mindspore import mint, ops
 
+from .. import _dtype as D
 from ._registry import register
 
+_MsTensor = ms.Tensor
+# ops.cast, not Tensor.astype: MindSpore's astype calls self.to(), which our Tensor overrides with torch's.
+_cast = ops.cast
+# Sets of dtype ids: MindSpore dtypes are singletons and their __eq__/__hash__ cost ~2-4 us (measured).
+_FLOATS = frozenset(map(id, D.all_float_type + D.all_complex_type))
+_INTS = frozenset(map(id, D.all_int_type))
+_REAL_FLOATS = frozenset(map(id, D.all_float_type))
+_NUMBER = (bool, int, float, complex)
 
+
+# ------------------------------------------------------------------------------------------- promotion
+def result_dtype(a: Any, b: Any) -> Any:
+    """torch's result dtype of a binary op between tensors and/or Python scalars."""
+    ta, tb = isinstance(a, _MsTensor), isinstance(b, _MsTensor)
+    if ta and tb:
+        da, db = a.dtype, b.dtype
+        if da is db:
+            return da
+        za, zb = a.ndim == 0, b.ndim == 0
+        if za == zb:
+            return D.promote_types(da, db)
+        return D.result_type_of([db], [], [da]) if za else D.result_type_of([da], [], [db])
+    if ta:
+        return D.result_type_of([a.dtype], [b])
+    if tb:
+        return D.result_type_of([b.dtype], [a])
+    return D.result_type_of([], [a, b])
+
+
+def _as(x: Any, d: Any) -> Any:
+    """`x` as a MindSpore tensor of dtype d (Python scalars become 0-d tensors)."""
+    if isinstance(x, _MsTensor):
+        return x if x.dtype is d else _cast(x, d)
+    if isinstance(x, np.ndarray):
+        return _MsTensor(_cast(x, D.to_numpy_dtype(d)))
+    return _MsTensor(x, dtype=d)
+
+
+def promote(a: Any, b: Any, scalar_ok: bool = False) -> Tuple[Any, Any, Any]:
+    """(a, b, dtype) with both operands cast to torch's result dtype.
+
+    scalar_ok: the caller's kernel takes a Python scalar `b` (mint's tensor-scalar kernels): a float tensor with
+    an int/float scalar, or an int tensor with an int scalar, already gets torch's dtype there (measured), so the
+    scalar is passed through untouched (no 0-d tensor is built).
+    """
+    ta = type(a)
+    if ta is type(b) and isinstance(a, _MsTensor) and a.dtype is b.dtype:  # fast path
+        return a, b, a.dtype
+    if scalar_ok:
+        tb = type(b)
+        if tb is float or tb is int:
+            da = getattr(a, "dtype", None)
+            if id(da) in _REAL_FLOATS or (tb is int and id(da) in _INTS):
+                return a, b, da
+    d = result_dtype(a, b)
+    return _as(a, d), _as(b, d), d
+
+
+def _float_dtype(d: Any) -> Any:
+    """Ops that always produce floats (sqrt, exp, true division...) turn ints/bools into the default dtype."""
+    return d if id(d) in _FLOATS else D.get_default_dtype()
+
+
+def to_float(x: Any) -> Any:
+    if not isinstance(x, _MsTensor):
+        x = _MsTensor(x, dtype=D.get_default_dtype() if not isinstance(x, complex) else D.complex64)
+    d = x.dtype
+    return x if id(d) in _FLOATS else _cast(x, D.get_default_dtype())
+
+
+def not_implemented(kernel_name: str, d: Any) -> NotImplementedError:
+    """torch's error for a dtype a kernel does not support (a RuntimeError subclass, as in torch)."""
+    return NotImplementedError(f"\"{kernel_name}\" not implemented for '{D.scalar_name(d)}'")
+
+
+def _check_int_divisor(b: Any, d: Any) -> None:
+    """Integer division by zero: torch raises (one sync, only for integer dtypes)."""
+    if id(d) in _FLOATS:
+        return
+    if not isinstance(b, _MsTensor):
+        zero = b == 0
+    else:
+        zero = bool(mint.any(mint.eq(b, 0)).asnumpy())
+    if zero:
+        raise RuntimeError("ZeroDivisionError")
+
+
+def _shape_error(fn: Callable, *args: Any) -> Any:
+    """Run fn, turning MindSpore's broadcast ValueError into torch's RuntimeError."""
+    try:
+        return fn(*args)
+    except ValueError as e:
+        raise RuntimeError(str(e).splitlines()[0]) from None
+
+
+def _binary(kernel: Callable, scalar_ok: bool = False) -> Callable:
+    def impl(input: Any, other: Any) -> Any:
+        a, b, _ = promote(input, other, scalar_ok)
+        try:
+            return kernel(a, b)
+        except ValueError as e:
+            raise RuntimeError(str(e).splitlines()[0]) from None
+    return impl
+
+
+# -------------------------------------------------------------------------------------------- arithmetic
 @register("add", inplace=True)
 def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
-    """input + alpha * other, with torch's type promotion."""
+    """input + alpha * other (broadcast), with torch's type promotion."""
     if alpha != 1:
-        other = mint.mul(other, alpha)
-    return mint.add(input, other)
+        other = mul(other, alpha) if isinstance(other, _MsTensor) else other * alpha
+    if type(input) is type(other) and isinstance(input, _MsTensor) and input.dtype is other.dtype:
+        try:
+            return mint.add(input, other)
+        except ValueError as e:
+            raise RuntimeError(str(e).splitlines()[0]) from None
+    a, b, d = promote(input, other, True)
+    if d is D.bool:
+        return mint.logical_or(a, b)
+    return _shape_error(mint.add, a, b)
+
+
+@register("sub", inplace=True, aliases=("subtract",))
+def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
+    """input - alpha * other."""
+    if alpha != 1:
+        other = mul(other, alpha) if isinstance(other, _MsTensor) else other * alpha
+    a, b, d = promote(input, other, True)
+    if d is D.bool:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+    return _shape_error(mint.sub, a, b)
+
+
+@register("rsub")
+def rsub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
+    """other - alpha * input."""
+    return sub(other, input, alpha=alpha)
 
 
 @register("mul", inplace=True, aliases=("multiply",))
 def mul(input: Any, other: Any) -> Any:
-    return mint.mul(input, other)
+    if type(input) is type(other) and isinstance(input, _MsTensor) and input.dtype is other.dtype:
+        try:
+            return mint.mul(input, other)
+        except ValueError as e:
+            raise RuntimeError(str(e).splitlines()[0]) from None
+    a, b, d = promote(input, other, True)
+    if d is D.bool:
+        return mint.logical_and(a, b)
+    return _shape_error(mint.mul, a, b)
+
+
+@register("div", inplace=True, aliases=("divide",))
+def div(input: Any, other: Any, *, rounding_mode: Optional[str] = None) -> Any:
+    """True division (ints -> default float dtype), or 'trunc'/'floor' rounding keeping the input dtype."""
+    d = result_dtype(input, other)
+    if rounding_mode is None:
+        fd = _float_dtype(d)  # cast before converting scalars: uint8 / -1 divides by -1.0, not by 255
+        return _shape_error(mint.div, _as(input, fd), _as(other, fd))
+    a, b = _as(input, d), _as(other, d)
+    if d is D.bool:
+        raise not_implemented("div_floor_cpu" if rounding_mode == "floor" else "div_trunc_cpu", d)
+    if rounding_mode in ("trunc", "floor"):
+        _check_int_divisor(b, d)
+    if rounding_mode == "trunc":
+        if id(d) in _FLOATS:
+            return mint.trunc(_shape_error(mint.div, a, b))
+        return _shape_error(lambda x, y: mint.div(x, y, rounding_mode="trunc"), a, b)
+    if rounding_mode == "floor":
+        return _shape_error(mint.floor_divide, a, b)
+    raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
+
+
+@register("true_divide", inplace=True)
+def true_divide(input: Any, other: Any) -> Any:
+    return div(input, other)
+
+
+@register("floor_divide", inplace=True)
+def floor_divide(input: Any, other: Any) -> Any:
+    """torch >= 1.13 floors (1.12 truncated with a deprecation warning); we follow the floor semantics of the
+    warning's recommendation, which is what 1.13+ and real torch 2.x compute."""
+    return div(input, other, rounding_mode="floor")
+
+
+def _int_safe_mod(kernel: Callable) -> Callable:
+    def k(a: Any, b: Any) -> Any:
+        _check_int_divisor(b, a.dtype)
+        return kernel(a, b)
+    return k
+
+
+register("remainder", inplace=True)(_binary(_int_safe_mod(mint.remainder), True))
+register("fmod", inplace=True)(_binary(_int_safe_mod(mint.fmod), True))
+
+
+@register("pow", inplace=True)
+def pow(input: Any, exponent: Any) -> Any:
+    """input ** exponent; `torch.pow(2, t)` (scalar base) also works."""
+    a, b, d = promote(input, exponent, True)
+    if d is D.bool:
+        if isinstance(exponent, _MsTensor):
+            raise not_implemented("pow", d)
+        return a if exponent else mint.logical_or(a, mint.logical_not(a))  # b ** True = b, b ** False = True
+    if id(d) in _INTS and not isinstance(exponent, _MsTensor) and exponent < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    return _shape_error(mint.pow, a, b)
+
+
+@register("float_power", inplace=True)
+def float_power(input: Any, exponent: Any) -> Any:
+    """pow computed in double (complex128 for complex inputs)."""
+    cplx = any(isinstance(x, complex) or (isinstance(x, _MsTensor) and x.dtype in D.all_complex_type)
+               for x in (input, exponent))
+    d = D.complex128 if cplx else D.float64
+    return _shape_error(mint.pow, _as(input, d), _as(exponent, d))
+
+
+def _unary(name: str, kernel: Callable, floating: bool = True, inplace: bool = True, aliases: Tuple = (),
+           namespaces: Tuple = (), refuse: Tuple = (), kernel_name: str = "") -> None:
+    """Register a one-tensor op; `floating` ops turn int/bool inputs into the default float dtype first;
+    dtypes in `refuse` raise torch's "not implemented" error for `kernel_name`."""
+    if refuse:
+        bad = frozenset(refuse)
+
+        def impl(input: Any) -> Any:
+            d = input.dtype
+            if d in bad:
+                raise not_implemented(kernel_name or f"{name}_cpu", d)
+            return kernel(input)
+    elif floating:
+        def impl(input: Any) -> Any:
+            d = input.dtype
+            return kernel(input if id(d) in _FLOATS else _cast(input, D.get_default_dtype()))
+    else:
+        def impl(input: Any) -> Any:
+            return kernel(input)
+    impl.__name__ = name
+    impl.__doc__ = f"torch.{name}: elementwise, same shape as input."
+    register(name, inplace=inplace, aliases=aliases, namespaces=namespaces)(impl)
+
+
+def _no_bool(name: str, kernel: Callable) -> Callable:
+    def k(x: Any) -> Any:
+        if x.dtype is D.bool:
+            raise RuntimeError(f"{name}: the `{name}` operator, on a bool tensor is not supported.")
+        return kernel(x)
+    return k
+
+
+def _neg(x: Any) -> Any:
+    if x.dtype is D.bool:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
+    return mint.neg(x)
+
+
+def _sign(x: Any) -> Any:
+    d = x.dtype
+    if d is D.bool:
+        return x
+    if d is D.uint8:
+        return mint.gt(x, 0).astype(d)
+    return mint.sign(x)
+
+
+def _square(x: Any) -> Any:
+    d = x.dtype
+    if d is D.bool:
+        return mint.mul(_cast(x, D.int64), _cast(x, D.int64))  # torch: bool.square() -> int64
+    return mint.mul(x, x)
+
+
+def _round_int_safe(kernel: Callable) -> Callable:
+    def k(x: Any) -> Any:
+        return x if id(x.dtype) not in _FLOATS else kernel(x)
+    return k
+
+
+def complex_abs(x: Any) -> Any:
+    """|z| as a real tensor (mint.abs keeps the complex dtype on CPU, measured)."""
+    return ops.hypot(ops.real(x), ops.imag(x))
+
+
+def _abs(x: Any) -> Any:
+    d = x.dtype
+    if d is D.uint8:
+        return x
+    if d is D.complex64 or d is D.complex128:
+        return complex_abs(x)
+    return mint.abs(x)
+
+
+_unary("abs", _abs, floating=False, aliases=("absolute",), refuse=(D.bool,))
+_unary("neg", _neg, floating=False, aliases=("negative",))
+_unary("sign", _sign, floating=False)
+_unary("sgn", _sign, floating=False)
+_unary("square", _square, floating=False)
+def _relu(x: Any) -> Any:
+    if x.dtype is D.bool:
+        raise RuntimeError("Boolean inputs not supported for relu")
+    return ops.relu(x)
+
+
+_unary("relu", _relu, floating=False, namespaces=("nn.functional",))
+for _n, _k in (("sqrt", mint.sqrt), ("rsqrt", mint.rsqrt), ("exp", mint.exp), ("exp2", ops.exp2),
+               ("expm1", mint.expm1), ("log", mint.log), ("log2", ops.log2), ("log10", ops.log10),
+               ("log1p", mint.log1p), ("sin", mint.sin), ("cos", mint.cos), ("tan", mint.tan),
+               ("asin", ops.asin), ("acos", ops.acos), ("atan", ops.atan), ("sinh", mint.sinh),
+               ("cosh", mint.cosh), ("asinh", ops.asinh), ("acosh", ops.acosh), ("atanh", mint.atanh),
+               ("erf", mint.erf), ("erfc", mint.erfc), ("erfinv", mint.erfinv),
+               ("reciprocal", mint.reciprocal), ("sinc", mint.sinc), ("i0", ops.i0), ("lgamma", ops.lgamma),
+               ("digamma", ops.digamma), ("deg2rad", ops.deg2rad), ("rad2deg", ops.rad2deg)):
+    _unary(_n, _k, aliases={"asin": ("arcsin",), "acos": ("arccos",), "atan": ("arctan",), "asinh": ("arcsinh",),
+                            "acosh": ("arccosh",), "atanh": ("arctanh",)}.get(_n, ()))
+_unary("tanh", mint.tanh, namespaces=("nn.functional",))
+_unary("sigmoid", mint.sigmoid, namespaces=("nn.functional",))
+_unary("ceil", _round_int_safe(mint.ceil), floating=False, refuse=(D.bool,), kernel_name="ceil_vml_cpu")
+_unary("floor", _round_int_safe(mint.floor), floating=False, refuse=(D.bool,), kernel_name="floor_vml_cpu")
+_unary("trunc", _round_int_safe(mint.trunc), floating=False, aliases=("fix",), refuse=(D.bool,),
+       kernel_name="trunc_vml_cpu")
+_unary("frac", lambda x: mint.sub(x, mint.trunc(x)), floating=False, refuse=(D.bool, *D.all_int_type))
+
+
+@register("round", inplace=True)
+def round(input: Any, *, decimals: int = 0) -> Any:
+    """Round half to even; `decimals` scales by 10**decimals first, as torch does."""
+    if input.dtype is D.bool:
+        raise not_implemented("round_vml_cpu", input.dtype)
+    if id(input.dtype) not in _FLOATS:
+        return input
+    if decimals == 0:
+        return mint.round(input)
+    s = 10.0 ** decimals
+    return mint.div(mint.round(mint.mul(input, s)), s)
+
+
+@register("logit", inplace=True)
+def logit(input: Any, eps: Optional[float] = None) -> Any:
+    x = to_float(input)
+    if eps is not None:
+        x = mint.clamp(x, eps, 1.0 - eps)
+    return mint.log(mint.div(x, mint.sub(1.0, x)))
+
+
+@register("polygamma", inplace=True)
+def polygamma(n: Any, input: Any) -> Any:
+    """torch.polygamma(n, input) and Tensor.polygamma(n) (the method passes self first: both orders work)."""
+    if isinstance(n, _MsTensor):
+        n, input = input, n
+    x = to_float(input)
+    if n == 0:
+        return ops.digamma(x)
+    return ops.polygamma(_MsTensor(n, dtype=D.int64), x)
+
+
+@register("mvlgamma", inplace=True)
+def mvlgamma(input: Any, p: int) -> Any:
+    """Multivariate log-gamma of dimension p: sum_j lgamma(x - j/2) + p(p-1)/4 log(pi)."""
+    x = to_float(input)
+    if bool(mint.any(mint.le(x, (p - 1) / 2.0))):
+        raise RuntimeError(f"All elements must be greater than (p-1)/2 = {(p - 1) / 2}")
+    j = _MsTensor(np.arange(p, dtype=np.float64) / 2.0, dtype=x.dtype)
+    terms = ops.lgamma(mint.sub(mint.unsqueeze(x, -1), j))
+    return mint.add(mint.sum(terms, -1), p * (p - 1) / 4.0 * math.log(math.pi))
+
+
+# ------------------------------------------------------------------------------------- binary float ops
+def _tensor_only(name: str, other: Any) -> None:
+    if not isinstance(other, _MsTensor):
+        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+
+
+def _float_binary(name: str, kernel: Callable, inplace: bool = True, aliases: Tuple = (), tensor_only: bool = False,
+                  float_only: bool = False) -> None:
+    def impl(input: Any, other: Any) -> Any:
+        if tensor_only:
+            _tensor_only(name, other)
+        d = result_dtype(input, other)
+        if float_only and id(d) not in _FLOATS:
+            raise not_implemented(f"{name}_cpu", d)
+        fd = _float_dtype(d)
+        return _shape_error(kernel, _as(input, fd), _as(other, fd))
+    impl.__name__ = name
+    impl.__doc__ = f"torch.{name}(input, other): elementwise with broadcasting, float result."
+    register(name, inplace=inplace, aliases=aliases)(impl)
+
+
+def _hypot(a: Any, b: Any) -> Any:
+    if a.dtype in (D.float32, D.float64):
+        return ops.hypot(a, b)
+    return ops.hypot(_cast(a, D.float32), _cast(b, D.float32)).astype(a.dtype)  # no f16 kernel on CPU
+
+
+def _xlogy(a: Any, b: Any) -> Any:
+    r = mint.mul(a, mint.log(b))
+    return mint.where(mint.eq(a, 0), mint.where(mint.isnan(b), b, ops.zeros_like(r)), r)
+
+
+_float_binary("atan2", ops.atan2, aliases=("arctan2",), tensor_only=True)
+_float_binary("hypot", _hypot, tensor_only=True, float_only=True)
+_float_binary("logaddexp", ops.logaddexp, inplace=False, tensor_only=True, float_only=True)
+_float_binary("logaddexp2", ops.logaddexp2, inplace=False, tensor_only=True, float_only=True)
+_float_binary("xlogy", _xlogy)
+_float_binary("copysign", ops.copysign)
+_float_binary("nextafter", lambda a, b: ops.nextafter(a, b), tensor_only=True, float_only=True)
+
+
+def _minmax_kernel(kernel: Callable, nan_ignoring: bool) -> Callable:
+    def k(a: Any, b: Any) -> Any:
+        if a.dtype is D.bool:
+            r = kernel(_cast(a, D.uint8), _cast(b, D.uint8)).astype(D.bool)
+        else:
+            r = kernel(a, b)
+        if nan_ignoring and id(a.dtype) in _FLOATS:  # fmax/fmin: a NaN loses against a number
+            r = mint.where(mint.isnan(a), b, mint.where(mint.isnan(b), a, r))
+        return r
+    return k
+
+
+def _tensor_binary(name: str, kernel: Callable) -> Callable:
+    """A binary op whose `other` must be a tensor (torch has no Scalar overload)."""
+    inner = _binary(kernel)
+
+    def impl(input: Any, other: Any) -> Any:
+        _tensor_only(name, other)
+        return inner(input, other)
+    impl.__name__ = name
+    return impl
+
+
+maximum = register("maximum")(_tensor_binary("maximum", _minmax_kernel(mint.maximum, False)))
+minimum = register("minimum")(_tensor_binary("minimum", _minmax_kernel(mint.minimum, False)))
+register("fmax")(_tensor_binary("fmax", _minmax_kernel(mint.maximum, True)))
+register("fmin")(_tensor_binary("fmin", _minmax_kernel(mint.minimum, True)))
+
+
+@register("heaviside", inplace=True)
+def heaviside(input: Any, values: Any) -> Any:
+    """0 where input < 0, values where input == 0, 1 where input > 0."""
+    if isinstance(values, _MsTensor) and input.dtype is not values.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes")
+    values = _as(values, input.dtype)
+    pos = mint.gt(input, 0).astype(input.dtype)
+    return _shape_error(mint.where, mint.eq(input, 0), values, pos)
+
+
+def _int_binary(name: str, kernel: Callable, allow_bool: bool = False) -> None:
+    def impl(input: Any, other: Any) -> Any:
+        _tensor_only(name, other)
+        a, b, d = promote(input, other)
+        if id(d) in _FLOATS or (d is D.bool and not allow_bool):
+            raise not_implemented(f"{name}_cpu", d)
+        if d in (D.uint8, D.int8):  # MindSpore's gcd/lcm kernels start at int16/int32
+            return _cast(_shape_error(kernel, _cast(a, D.int32), _cast(b, D.int32)), d)
+        return _shape_error(kernel, a, b)
+    impl.__name__ = name
+    register(name, inplace=True)(impl)
+
+
+_int_binary("gcd", ops.gcd)
+_int_binary("lcm", ops.lcm)
+
+
+# ------------------------------------------------------------------------------------------- clamp & co
+def _bound(x: Any, d: Any) -> Any:
+    return x if x is None else _as(x, d)
+
+
+@register("clamp", inplace=True, aliases=("clip",))
+def clamp(input: Any, min: Any = None, max: Any = None) -> Any:
+    """Elementwise min(max(input, min), max); min/max may be tensors or numbers, one of them None."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    d = input.dtype
+    for v in (min, max):
+        if v is not None:
+            d = D.promote_types(d, result_dtype(input, v)) if not isinstance(v, _MsTensor) else \
+                D.promote_types(d, v.dtype)
+    x = _as(input, d)
+    if min is not None:
+        x = mint.maximum(x, _as(min, d))
+    if max is not None:
+        x = mint.minimum(x, _as(max, d))
+    return x
+
+
+@register("clamp_min", inplace=True)
+def clamp_min(input: Any, min: Any) -> Any:
+    return clamp(input, min, None)
+
+
+@register("clamp_max", inplace=True)
+def clamp_max(input: Any, max: Any) -> Any:
+    return clamp(input, None, max)
+
+
+@register("lerp", inplace=True)
+def lerp(input: Any, end: Any, weight: Any) -> Any:
+    """input + weight * (end - input)."""
+    return mint.add(input, mint.mul(_as(weight, input.dtype), mint.sub(end, input)))
+
+
+@register("addcmul", inplace=True)
+def addcmul(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
+    return add(input, mul(tensor1, tensor2), alpha=value)
+
+
+@register("addcdiv", inplace=True)
+def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
+    if id(tensor1.dtype) not in _FLOATS and id(tensor2.dtype) not in _FLOATS:
+        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future release addcdiv "
+                           "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can "
+                           "be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for "
+                           "integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future "
+                           "addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), "
+                           "for all dtypes.")
+    return add(input, div(tensor1, tensor2), alpha=value)
+
+
+@register("nan_to_num", inplace=True)
+def nan_to_num(input: Any, nan: float = 0.0, posinf: Optional[float] = None, neginf: Optional[float] = None) -> Any:
+    """NaN -> nan, +inf -> posinf (dtype max by default), -inf -> neginf (dtype min)."""
+    d = input.dtype
+    if id(d) not in _FLOATS:
+        return input
+    fi = D.finfo(d)
+    posinf = fi.max if posinf is None else posinf
+    neginf = fi.min if neginf is None else neginf
+    x = mint.where(mint.isnan(input), _MsTensor(nan, dtype=d), input)
+    x = mint.where(mint.logical_and(ops.isinf(x), mint.gt(x, 0)), _MsTensor(posinf, dtype=d), x)
+    return mint.where(mint.logical_and(ops.isinf(x), mint.lt(x, 0)), _MsTensor(neginf, dtype=d), x)
+
+
+# ------------------------------------------------------------------------------------------- complex
+@register("real", inplace=False)
+def real(input: Any) -> Any:
+    return ops.real(input) if input.dtype in D.all_complex_type else input
+
+
+@register("imag", inplace=False)
+def imag(input: Any) -> Any:
+    if input.dtype not in D.all_complex_type:
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    return ops.imag(input)
+
+
+@register("angle")
+def angle(input: Any) -> Any:
+    """Argument of complex numbers; for reals: pi where negative, 0 elsewhere (NaN stays NaN)."""
+    if input.dtype in D.all_complex_type:
+        return ops.angle(input)
+    x = to_float(input)
+    r = mint.where(mint.lt(x, 0), _MsTensor(math.pi, dtype=x.dtype), ops.zeros_like(x))
+    return mint.where(mint.isnan(x), x, r)
+
+
+@register("conj")
+def conj(input: Any) -> Any:
+    return ops.conj(input) if input.dtype in D.all_complex_type else input
+
+
+# ------------------------------------------------------------------------------------- softmax family
+def _softmax_dtype(input: Any, dtype: Any) -> Any:
+    d = D.to_dtype(dtype)
+    if d is not None:
+        return _cast(input, d)
+    return to_float(input) if id(input.dtype) not in _FLOATS else input
+
+
+@register("softmax", namespaces=("nn.functional",))
+def softmax(input: Any, dim: Optional[int] = None, _stacklevel: int = 3, dtype: Any = None) -> Any:
+    """softmax along `dim` (dtype= casts the input first, as torch does)."""
+    x = _softmax_dtype(input, dtype)
+    if dim is None:
+        dim = 0 if x.ndim in (0, 1, 3) else 1  # torch's legacy implicit-dim rule
+    if x.ndim == 0:
+        return ops.ones_like(x)
+    return ops.softmax(x, dim)
+
+
+@register("log_softmax", namespaces=("nn.functional",))
+def log_softmax(input: Any, dim: Optional[int] = None, _stacklevel: int = 3, dtype: Any = None) -> Any:
+    """log(softmax(x)) computed stably as x - logsumexp(x) along `dim`."""
+    x = _softmax_dtype(input, dtype)
+    if dim is None:
+        dim = 0 if x.ndim in (0, 1, 3) else 1
+    if x.ndim == 0:
+        return ops.zeros_like(x)
+    return ops.log_softmax(x, dim)

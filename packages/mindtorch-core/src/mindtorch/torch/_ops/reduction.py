@@ -1,23 +1,518 @@
-"""Reductions: sum, mean, ... (dim/axis and keepdim/keepdims aliases, dtype=)."""
+"""Reductions: sum, mean, std, max, median, norm, cumsum, ... (dim/axis and keepdim/keepdims aliases, dtype=).
+
+`dim` may be an int, a tuple/list of ints or None (all dims); negative dims wrap; 0-d tensors accept dim 0/-1.
+Results with indices are `torch.return_types` named tuples. Kernels measured on MindSpore 2.10 CPU: mint has
+no std/var/argmax/argmin/median/logsumexp/count_nonzero/cumsum/cummin/vector_norm kernels; legacy `ops` or
+compositions of mint ops are used for those.
+"""
 from __future__ import annotations
 
-from typing import Any, Optional
+import builtins
+import math
+from typing import Any, Optional, Tuple
 
-from mindspore import mint
+import mindspore as ms
+import numpy as np
+from mindspore import mint, ops
 
 from .. import _dtype as D
-from ._args import dim_arg, keepdim_arg
+from .. import return_types
+from ._args import dim_arg, keepdim_arg, wrap_dim
 from ._registry import register
+
+_MsTensor = ms.Tensor
+# ops.cast, not Tensor.astype: MindSpore's astype calls self.to(), which our Tensor overrides with torch's.
+_cast = ops.cast
+_shape = _MsTensor.shape.fget  # a plain tuple; Tensor.shape builds a torch.Size (~5 us, measured)
+# Sets of dtype ids: MindSpore dtypes are singletons and their __eq__/__hash__ cost ~2-4 us (measured).
+_FLOATS = frozenset(map(id, D.all_float_type + D.all_complex_type))
+_INT_OR_BOOL = frozenset(map(id, D.all_int_type + (D.bool,)))
+
+
+def _dims(dim: Any, ndim: int) -> Optional[Tuple[int, ...]]:
+    """Normalised tuple of reduced dims, or None for a full reduction."""
+    if dim is None:
+        return None
+    if isinstance(dim, (list, tuple)):
+        if len(dim) == 0:
+            return None
+        out = tuple(wrap_dim(int(d), ndim) for d in dim)
+        if len(set(out)) != len(out):
+            raise RuntimeError(f"dim {out[0]} appears multiple times in the list of dims")
+        return out
+    return (wrap_dim(int(dim), ndim),)
+
+
+def _reduce(kernel: Any, x: Any, dims: Optional[Tuple[int, ...]], keepdim: bool) -> Any:
+    """Apply a MindSpore reduction `kernel(x, axis, keepdim)`; 0-d inputs are their own reduction."""
+    if x.ndim == 0:
+        return kernel(mint.reshape(x, (1,)), 0, False)
+    if dims is None:
+        return kernel(x, tuple(range(x.ndim)), keepdim)
+    return kernel(x, dims, keepdim)
+
+
+def _reduced_shape(shape: Any, dims: Optional[Tuple[int, ...]], keepdim: bool) -> Tuple[int, ...]:
+    ax = range(len(shape)) if dims is None else dims
+    return tuple(1 if j in ax else n for j, n in enumerate(shape) if keepdim or j not in ax)
+
+
+def _count(x: Any, dims: Optional[Tuple[int, ...]]) -> int:
+    shape = _shape(x)
+    if dims is None:
+        n = 1
+        for s in shape:
+            n *= s
+        return n
+    n = 1
+    for d in dims:
+        n *= shape[d] if shape else 1
+    return n
 
 
 @register("sum")
 def sum(input: Any, dim: Any = None, keepdim: Optional[bool] = None, *, dtype: Any = None, axis: Any = None,
         keepdims: Optional[bool] = None) -> Any:
     """Sum over `dim` (all elements when None); ints and bools sum to int64 as in torch."""
+    if dim is None and dtype is None and axis is None and not keepdim and not keepdims \
+            and id(input.dtype) in _FLOATS and 0 not in _shape(input):
+        return mint.sum(input)  # the common `x.sum()`: no argument work
     d = D.to_dtype(dtype)
-    if d is None and (input.dtype in D.all_int_type or input.dtype == D.bool):
+    if d is None and id(input.dtype) in _INT_OR_BOOL:
         d = D.int64
-    dim = dim_arg(dim, axis)
-    if isinstance(dim, list):
-        dim = tuple(dim)
-    return mint.sum(input, dim, keepdim_arg(keepdim, keepdims), dtype=d)
+    x = input if d is None or input.dtype is d else _cast(input, d)
+    dims = _dims(dim_arg(dim, axis), input.ndim)
+    k = keepdim_arg(keepdim, keepdims)
+    if x.ndim and 0 in _shape(x):  # MindSpore's sum of nothing returns uninitialised memory
+        return ops.zeros(_reduced_shape(_shape(x), dims, k), x.dtype)
+    return _reduce(mint.sum, x, dims, k)
+
+
+@register("nansum")
+def nansum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
+    """sum treating NaN as zero."""
+    x = input
+    if id(input.dtype) in _FLOATS:
+        x = mint.where(mint.isnan(x), ops.zeros_like(x), x)
+    return sum(x, dim, keepdim, dtype=dtype)
+
+
+@register("mean")
+def mean(input: Any, dim: Any = None, keepdim: Optional[bool] = None, *, dtype: Any = None, axis: Any = None,
+         keepdims: Optional[bool] = None) -> Any:
+    """Arithmetic mean; like torch, integer inputs need an explicit floating `dtype=`."""
+    if dim is None and dtype is None and axis is None and not keepdim and not keepdims \
+            and id(input.dtype) in _FLOATS and 0 not in _shape(input):
+        return mint.mean(input)  # the common `x.mean()`
+    d = D.to_dtype(dtype)
+    x = input if d is None else _cast(input, d)
+    if id(x.dtype) not in _FLOATS:
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
+            f"Got: {D.scalar_name(x.dtype)}")
+    dims = _dims(dim_arg(dim, axis), input.ndim)
+    k = keepdim_arg(keepdim, keepdims)
+    if x.ndim and _count(x, dims) == 0:
+        return ops.fill(x.dtype, _reduced_shape(_shape(x), dims, k), float("nan"))  # torch: mean of nothing is nan
+    return _reduce(mint.mean, x, dims, k)
+
+
+@register("nanmean")
+def nanmean(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
+    """mean over the non-NaN elements."""
+    d = D.to_dtype(dtype)
+    x = input if d is None else _cast(input, d)
+    if id(x.dtype) not in _FLOATS:
+        raise RuntimeError(
+            "nanmean(): expected input to have floating point or complex dtype but got " + D.scalar_name(x.dtype))
+    valid = mint.logical_not(mint.isnan(x))
+    total = nansum(x, dim, keepdim)
+    cnt = sum(valid, dim, keepdim).astype(x.dtype)
+    return mint.div(total, cnt)
+
+
+@register("prod")
+def prod(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
+    """Product over one dim (or all elements); ints and bools multiply in int64 as in torch."""
+    d = D.to_dtype(dtype)
+    if d is None and id(input.dtype) in _INT_OR_BOOL:
+        d = D.int64
+    x = input if d is None or input.dtype is d else _cast(input, d)
+    if x.ndim and 0 in _shape(x):  # the empty product is 1 (MindSpore returns garbage)
+        dims = None if dim is None else (wrap_dim(dim, x.ndim),)
+        return ops.ones(_reduced_shape(_shape(x), dims, keepdim and dim is not None), x.dtype)
+    if dim is None:
+        return mint.prod(mint.reshape(x, (-1,)), 0) if keepdim is False else mint.reshape(
+            mint.prod(mint.reshape(x, (-1,)), 0), (1,) * x.ndim)
+    if x.ndim == 0:
+        wrap_dim(dim, 0)
+        return x
+    return mint.prod(x, wrap_dim(dim, x.ndim), keepdim)
+
+
+# ------------------------------------------------------------------------------------------ std / var
+def _var_args(dim: Any, unbiased: Any, correction: Any) -> Tuple[Any, float]:
+    if isinstance(dim, builtins.bool):  # std(x, False): the legacy (input, unbiased) overload
+        dim, unbiased = None, dim
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    return dim, float(correction)
+
+
+def _var_mean(input: Any, dim: Any, unbiased: Any, keepdim: bool, correction: Any) -> Tuple[Any, Any]:
+    dim, corr = _var_args(dim, unbiased, correction)
+    if id(input.dtype) not in _FLOATS:
+        raise RuntimeError(f"std and var only support floating point and complex dtypes, got "
+                           f"{D.scalar_name(input.dtype)}")
+    dims = _dims(dim, input.ndim)
+    x = input if input.ndim else mint.reshape(input, (1,))
+    ax = tuple(range(x.ndim)) if dims is None else dims
+    m = mint.mean(x, ax, True)
+    dev = mint.sub(x, m)
+    ss = mint.sum(mint.mul(dev, dev), ax, keepdim and input.ndim > 0)
+    n = _count(x, ax)
+    var = mint.div(ss, builtins.max(n - corr, 0.0))
+    mean_out = m if keepdim and input.ndim else mint.reshape(m, _shape(var))
+    return var, mean_out
+
+
+@register("var")
+def var(input: Any, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Any:
+    """Variance with Bessel's correction by default (`unbiased=False` or `correction=0` for the population one)."""
+    return _var_mean(input, dim, unbiased, keepdim, correction)[0]
+
+
+@register("std")
+def std(input: Any, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Any:
+    """Standard deviation: sqrt(var)."""
+    return mint.sqrt(_var_mean(input, dim, unbiased, keepdim, correction)[0])
+
+
+@register("var_mean", method=False)
+def var_mean(input: Any, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
+             correction: Any = None) -> Tuple[Any, Any]:
+    """(var, mean) as a plain tuple, as torch returns it."""
+    return _var_mean(input, dim, unbiased, keepdim, correction)
+
+
+@register("std_mean", method=False)
+def std_mean(input: Any, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
+             correction: Any = None) -> Tuple[Any, Any]:
+    v, m = _var_mean(input, dim, unbiased, keepdim, correction)
+    return mint.sqrt(v), m
+
+
+# ------------------------------------------------------------------------------------- max / min family
+def _orderable(x: Any) -> Any:
+    """MindSpore has no bool kernels for max/min/argmax/cummax: compare bools as uint8."""
+    return _cast(x, D.uint8) if x.dtype is D.bool else x
+
+
+def _empty_check(x: Any, name: str) -> None:
+    if x.ndim and 0 in _shape(x):
+        raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                           "Specify the reduction dim with the 'dim' argument.")
+
+
+def _maxmin(name: str, full: Any, with_dim: Any, pointwise: str, rt: type) -> Any:
+    def impl(input: Any, dim: Any = None, keepdim: builtins.bool = False) -> Any:
+        if isinstance(dim, _MsTensor):  # max(a, b): the elementwise overload
+            from .pointwise import maximum, minimum
+            return (maximum if pointwise == "maximum" else minimum)(input, dim)
+        x = _orderable(input)
+        if dim is None:
+            _empty_check(input, name)
+            r = full(x)
+            return _cast(r, input.dtype) if r.dtype is not input.dtype else r
+        d = wrap_dim(dim, input.ndim)
+        if input.ndim == 0:
+            return rt(input, ms.Tensor(0, dtype=D.int64))
+        if _shape(input)[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+        v, i = with_dim(x, d, keepdim)
+        return rt(_cast(v, input.dtype) if v.dtype is not input.dtype else v, i)
+    impl.__name__ = name
+    impl.__doc__ = (f"torch.{name}(input) -> 0-d; torch.{name}(input, dim, keepdim=False) -> "
+                    f"torch.return_types.{name}(values, indices); torch.{name}(input, other) -> {pointwise}.")
+    return impl
+
+
+register("max")(_maxmin("max", mint.max, lambda x, d, k: mint.max(x, d, k), "maximum", return_types.max))
+register("min")(_maxmin("min", mint.min, lambda x, d, k: mint.min(x, d, k), "minimum", return_types.min))
+
+
+def _amaxmin(name: str, kernel: Any) -> Any:
+    def impl(input: Any, dim: Any = (), keepdim: builtins.bool = False) -> Any:
+        dims = _dims(dim, input.ndim)
+        if dims is None:
+            _empty_check(input, name)
+        x = _orderable(input)
+        r = _reduce(kernel, x, dims, keepdim)
+        return _cast(r, input.dtype) if r.dtype is not input.dtype else r
+    impl.__name__ = name
+    impl.__doc__ = f"torch.{name}(input, dim=(), keepdim=False): reduce over dims (all when empty)."
+    return impl
+
+
+register("amax")(_amaxmin("amax", mint.amax))
+register("amin")(_amaxmin("amin", mint.amin))
+
+
+@register("aminmax")
+def aminmax(input: Any, *, dim: Optional[int] = None, keepdim: builtins.bool = False) -> Any:
+    """torch.return_types.aminmax(min, max)."""
+    d = () if dim is None else dim
+    if dim is None and keepdim and input.ndim:
+        lo = mint.reshape(_amaxmin("amin", mint.amin)(input), (1,) * input.ndim)
+        hi = mint.reshape(_amaxmin("amax", mint.amax)(input), (1,) * input.ndim)
+        return return_types.aminmax(lo, hi)
+    return return_types.aminmax(_amaxmin("amin", mint.amin)(input, d, keepdim),
+                                _amaxmin("amax", mint.amax)(input, d, keepdim))
+
+
+def _argmaxmin(name: str, kernel: Any) -> Any:
+    def impl(input: Any, dim: Optional[int] = None, keepdim: builtins.bool = False) -> Any:
+        if input.dtype is D.bool:
+            raise RuntimeError(f"{name}(): does not support bool input")
+        x = input
+        if dim is None:
+            if input.ndim and 0 in _shape(input):
+                raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+            r = kernel(mint.reshape(x, (-1,)), 0).astype(D.int64)
+            return mint.reshape(r, (1,) * input.ndim) if keepdim else r
+        d = wrap_dim(dim, input.ndim)
+        if input.ndim == 0:
+            return ms.Tensor(0, dtype=D.int64)
+        r = kernel(x, d).astype(D.int64)
+        return mint.unsqueeze(r, d) if keepdim else r
+    impl.__name__ = name
+    impl.__doc__ = f"torch.{name}(input, dim=None, keepdim=False): int64 indices (first occurrence)."
+    return impl
+
+
+register("argmax")(_argmaxmin("argmax", lambda x, d: ops.argmax(x, d)))
+register("argmin")(_argmaxmin("argmin", lambda x, d: ops.argmin(x, d)))
+
+
+# ------------------------------------------------------------------------------------ median / mode
+def _median(input: Any, dim: Any, keepdim: builtins.bool, ignore_nan: builtins.bool, name: str) -> Any:
+    if input.dtype is D.bool:
+        raise RuntimeError(f"\"{name}_out\" not implemented for 'Bool'")
+    x = input
+    if dim is None:
+        _empty_check(x, name)
+        flat = mint.reshape(x, (-1,))
+        v, i = _median_dim(flat, 0, ignore_nan)
+        return mint.reshape(v, ())
+    d = wrap_dim(dim, x.ndim)
+    if x.ndim == 0:
+        return getattr(return_types, name)(x, ms.Tensor(0, dtype=D.int64))
+    v, i = _median_dim(x, d, ignore_nan)
+    if keepdim:
+        v, i = mint.unsqueeze(v, d), mint.unsqueeze(i, d)
+    return getattr(return_types, name)(v, i)
+
+
+def _median_dim(x: Any, d: int, ignore_nan: builtins.bool) -> Tuple[Any, Any]:
+    """Lower median along d: sort, take element (n-1)//2 (of the non-NaN ones for nanmedian). MindSpore's sort
+    does not order NaN reliably, so NaNs are sorted as +inf; a row with NaN gives (NaN, index of its first NaN)
+    for median, as torch does."""
+    n = _shape(x)[d]
+    keep = tuple(s if j != d else 1 for j, s in enumerate(_shape(x)))
+    if id(x.dtype) in _FLOATS:
+        nan = mint.isnan(x)
+        y = mint.where(nan, _MsTensor(float("inf"), dtype=x.dtype), x)
+        sv, si = ops.sort(y, axis=d)
+        nnan = mint.sum(_cast(nan, D.int64), d, True)
+        if ignore_nan:
+            cnt = mint.sub(_MsTensor(n, dtype=D.int64), nnan)
+            k = mint.clamp(mint.floor_divide(mint.sub(cnt, 1), _MsTensor(2, dtype=D.int64)), 0, None)
+        else:
+            k = ops.fill(D.int64, keep, (n - 1) // 2)
+    else:
+        sv, si = ops.sort(x, axis=d)
+        k = ops.fill(D.int64, keep, (n - 1) // 2)
+    v = mint.squeeze(ops.gather_elements(sv, d, k), d)
+    i = mint.squeeze(ops.gather_elements(_cast(si, D.int64), d, k), d)
+    if id(x.dtype) in _FLOATS:
+        has_nan = mint.squeeze(mint.gt(nnan, 0), d)
+        nan_value = _MsTensor(float("nan"), dtype=x.dtype)
+        if ignore_nan:  # all-NaN rows
+            v = mint.where(mint.squeeze(mint.eq(nnan, n), d), nan_value, v)
+        else:
+            first_nan = _cast(ops.argmax(_cast(nan, D.int32), d), D.int64)
+            v = mint.where(has_nan, nan_value, v)
+            i = mint.where(has_nan, first_nan, i)
+    return v, i
+
+
+@register("median")
+def median(input: Any, dim: Optional[int] = None, keepdim: builtins.bool = False) -> Any:
+    """Lower median (torch's convention); with dim -> torch.return_types.median(values, indices)."""
+    return _median(input, dim, keepdim, False, "median")
+
+
+@register("nanmedian")
+def nanmedian(input: Any, dim: Optional[int] = None, keepdim: builtins.bool = False) -> Any:
+    """median ignoring NaN."""
+    return _median(input, dim, keepdim, True, "nanmedian")
+
+
+@register("mode")
+def mode(input: Any, dim: int = -1, keepdim: builtins.bool = False) -> Any:
+    """Most frequent value along dim (the smallest on ties) and the index of its last occurrence, as torch's CPU
+    kernel gives. Computed in numpy: MindSpore 2.10 has no mode kernel (the result carries no gradient)."""
+    arr = input.asnumpy()
+    d = wrap_dim(dim, arr.ndim)
+    a = arr.reshape(1) if arr.ndim == 0 else arr
+    moved = np.moveaxis(a, d, -1)
+    flat = moved.reshape(-1, moved.shape[-1])
+    vals = np.empty(flat.shape[0], dtype=arr.dtype)
+    idx = np.empty(flat.shape[0], dtype=np.int64)
+    for r, row in enumerate(flat):
+        u, c = np.unique(row, return_counts=True)
+        best = u[np.argmax(c)]
+        vals[r] = best
+        idx[r] = np.nonzero(row == best)[0][-1]
+    out_shape = moved.shape[:-1]
+    vals, idx = vals.reshape(out_shape), idx.reshape(out_shape)
+    if keepdim and arr.ndim:
+        vals, idx = np.expand_dims(vals, d), np.expand_dims(idx, d)
+    return return_types.mode(_MsTensor(vals, dtype=input.dtype), _MsTensor(idx))
+
+
+# -------------------------------------------------------------------------------------- logsumexp / norm
+@register("logsumexp")
+def logsumexp(input: Any, dim: Any, keepdim: builtins.bool = False) -> Any:
+    """log(sum(exp(x))) along dim, stably (max subtracted; infinite maxima handled as torch does)."""
+    x = input if id(input.dtype) in _FLOATS else _cast(input, D.get_default_dtype())
+    dims = _dims(dim, x.ndim)
+    if x.ndim == 0:
+        return x
+    ax = tuple(range(x.ndim)) if dims is None else dims
+    m = mint.amax(x, ax, True)
+    m = mint.where(ops.isinf(m), ops.zeros_like(m), m)
+    s = mint.log(mint.sum(mint.exp(mint.sub(x, m)), ax, True))
+    r = mint.add(s, m)
+    return r if keepdim else mint.reshape(r, tuple(n for j, n in enumerate(_shape(x)) if j not in ax))
+
+
+@register("norm")
+def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: builtins.bool = False, dtype: Any = None) -> Any:
+    """Vector/matrix norms: p='fro' (2-norm of the flattened dims), 'nuc', inf, -inf, 0, any number."""
+    d = D.to_dtype(dtype)
+    x = _cast(input, d) if d is not None else input
+    if id(x.dtype) not in _FLOATS:
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                           f"{D.scalar_name(x.dtype)}")
+    if p is None:
+        p = "fro"
+    dims = _dims(dim, x.ndim)
+    if p == "nuc":
+        ax = dims if dims is not None else (0, 1)
+        y = x if ax == (x.ndim - 2, x.ndim - 1) else mint.permute(
+            x, tuple(j for j in range(x.ndim) if j not in ax) + ax)
+        s = ops.svd(y, compute_uv=False)
+        r = mint.sum(s, -1)
+        if keepdim:
+            for a in sorted(ax):
+                r = mint.unsqueeze(r, a)
+        return r
+    if x.dtype in D.all_complex_type:
+        from .pointwise import complex_abs
+        x = complex_abs(x)
+    ax = tuple(range(x.ndim)) if dims is None else dims
+    if x.ndim == 0:
+        return mint.abs(x)
+    a = mint.abs(x)
+    if p == "fro" or p == 2:
+        return mint.sqrt(mint.sum(mint.mul(a, a), ax, keepdim))
+    p = float(p)
+    if p == math.inf:
+        return mint.amax(a, ax, keepdim)
+    if p == -math.inf:
+        return mint.amin(a, ax, keepdim)
+    if p == 0:
+        return mint.sum(mint.ne(a, 0).astype(x.dtype), ax, keepdim)
+    if p == 1:
+        return mint.sum(a, ax, keepdim)
+    return mint.pow(mint.sum(mint.pow(a, p), ax, keepdim), 1.0 / p)
+
+
+# --------------------------------------------------------------------------------------------- all / any
+def _allany(name: str, kernel: Any) -> Any:
+    def impl(input: Any, dim: Any = None, keepdim: builtins.bool = False) -> Any:
+        dims = _dims(dim, input.ndim)
+        r = _reduce(kernel, input, dims, keepdim)
+        return _cast(r, D.uint8) if input.dtype is D.uint8 else r  # torch keeps uint8 for uint8 input
+    impl.__name__ = name
+    impl.__doc__ = f"torch.{name}(input, dim=None, keepdim=False): bool (uint8 for uint8 input)."
+    return impl
+
+
+register("all")(_allany("all", mint.all))
+register("any")(_allany("any", lambda x, ax, k: mint.logical_not(mint.all(mint.logical_not(x), ax, k))))
+
+
+@register("count_nonzero")
+def count_nonzero(input: Any, dim: Any = None) -> Any:
+    """int64 count of non-zero elements over dim (int or tuple; all when None)."""
+    return sum(mint.ne(input, 0), dim)
+
+
+# ----------------------------------------------------------------------------------------- cumulative
+def _cum_dtype(input: Any, dtype: Any) -> Any:
+    d = D.to_dtype(dtype)
+    if d is None and id(input.dtype) in _INT_OR_BOOL:
+        d = D.int64
+    return input if d is None or input.dtype is d else _cast(input, d)
+
+
+@register("cumsum", inplace=True)
+def cumsum(input: Any, dim: int, *, dtype: Any = None) -> Any:
+    """Cumulative sum along dim; ints/bools accumulate in int64."""
+    x = _cum_dtype(input, dtype)
+    d = wrap_dim(dim, x.ndim)
+    if x.ndim == 0:
+        return x
+    return ops.cumsum(x, d)
+
+
+@register("cumprod", inplace=True)
+def cumprod(input: Any, dim: int, *, dtype: Any = None) -> Any:
+    """Cumulative product along dim; ints/bools accumulate in int64."""
+    x = _cum_dtype(input, dtype)
+    d = wrap_dim(dim, x.ndim)
+    if x.ndim == 0:
+        return x
+    return mint.cumprod(x, d)
+
+
+def _cumext(name: str, kernel: Any, rt: type) -> Any:
+    def impl(input: Any, dim: int) -> Any:
+        d = wrap_dim(dim, input.ndim)
+        if input.ndim == 0:
+            return rt(input, ms.Tensor(0, dtype=D.int64))
+        if 0 in _shape(input):
+            return rt(input, ops.zeros_like(input).astype(D.int64))
+        v, i = kernel(_orderable(input), d)
+        return rt(_cast(v, input.dtype) if v.dtype is not input.dtype else v, _cast(i, D.int64))
+    impl.__name__ = name
+    impl.__doc__ = f"torch.{name}(input, dim) -> torch.return_types.{name}(values, indices)."
+    return impl
+
+
+register("cummax")(_cumext("cummax", lambda x, d: mint.cummax(x, d), return_types.cummax))
+register("cummin")(_cumext("cummin", lambda x, d: ops.cummin(x, d), return_types.cummin))
+
+
+@register("logcumsumexp")
+def logcumsumexp(input: Any, dim: int) -> Any:
+    """log(cumsum(exp(x))) along dim, stably."""
+    x = input if id(input.dtype) in _FLOATS else _cast(input, D.get_default_dtype())
+    d = wrap_dim(dim, x.ndim)
+    if x.ndim == 0:
+        return x
+    if x.dtype is D.float16:
+        return ops.logcumsumexp(_cast(x, D.float32), d).astype(D.float16)
+    return ops.logcumsumexp(x, d)

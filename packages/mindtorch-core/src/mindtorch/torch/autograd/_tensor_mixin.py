@@ -1,11 +1,223 @@
 """Tensor's autograd members (backward, grad, requires_grad, is_leaf, grad_fn, detach, register_hook, ...).
 
 A mixin base of `mindtorch.torch.Tensor`, kept apart from `_tensor.py` so that autograd lives in one place.
+Everything here reads or drives MindSpore's own C++ tape (the `TensorPy` members `_grad`, `_grad_node`,
+`_is_leaf`, `_requires_grad`, `register_hook`), so gradients computed by `loss.backward()` and by
+`mindspore.value_and_grad` come from the same engine.
 """
 from __future__ import annotations
 
+import warnings
+from typing import Any, Callable, Optional
+
+import mindspore as ms
+from mindspore import ops
+
+from .. import _ms
+from .graph import grad_fn_of
+
+_MsTensor = ms.Tensor
+_NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
+    "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
+    "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure "
+    "you access the leaf Tensor instead.")
+
+
+def _as_torch(t: Any) -> Any:
+    """Re-class a plain MindSpore tensor as ours (zero-copy)."""
+    if type(t) is _MsTensor:
+        from .._tensor import Tensor
+
+        t.__class__ = Tensor
+    return t
+
+
+class RemovableHandle:
+    """What `register_hook` returns: `.remove()` unregisters the hook (idempotent)."""
+
+    def __init__(self, remove: Callable[[], None]) -> None:
+        self._remove = remove
+
+    def remove(self) -> None:
+        if self._remove is not None:
+            self._remove()
+            self._remove = None
+
+    def __enter__(self) -> "RemovableHandle":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.remove()
+
 
 class TensorAutogradMixin:
-    """Filled in by the autograd work (issue 5)."""
+    """torch.Tensor's autograd API on MindSpore's tape."""
 
     __slots__ = ()
+
+    # ------------------------------------------------------------------------------------------ backward
+    def backward(self, gradient: Any = None, retain_graph: Optional[bool] = None, create_graph: bool = False,
+                 inputs: Any = None) -> None:
+        """Accumulate d(self)/d(leaf) into every leaf's `.grad` (`gradient` required unless self has 1 element)."""
+        from . import backward as _backward
+
+        _backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    # ---------------------------------------------------------------------------------------------- grad
+    @property
+    def grad(self) -> Any:
+        """The accumulated gradient (leaves, or non-leaves after `retain_grad()`), else None."""
+        if self._is_leaf:
+            g = self._grad
+            return None if g is None else _as_torch(g)
+        d = self.__dict__
+        if d.get("_mt_retains_grad"):
+            return d.get("_mt_retained_grad")
+        if self._requires_grad:
+            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return None
+
+    @grad.setter
+    def grad(self, value: Any) -> None:
+        if value is not None:
+            if not isinstance(value, _MsTensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{type(value).__name__}")
+            if value.dtype != self.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+            if tuple(value.shape) != tuple(_MsTensor.shape.fget(self)):
+                raise RuntimeError("assigned grad has data of a different size")
+        if self._is_leaf:
+            self._grad = value
+        else:
+            self.__dict__["_mt_retained_grad"] = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self.grad = None
+
+    # ------------------------------------------------------------------------------------- requires_grad
+    @property
+    def requires_grad(self) -> bool:
+        return bool(self._requires_grad)
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self.requires_grad_(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Any:
+        """Make this leaf (not) require grad; returns self. Starts tape recording (see DESIGN.md §3)."""
+        requires_grad = bool(requires_grad)
+        if not self._is_leaf:
+            if not requires_grad:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+                    "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().")
+            return self
+        if requires_grad:
+            from .. import _dtype as D
+
+            if self.dtype not in D.all_float_type and self.dtype not in D.all_complex_type:
+                raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+            # `mindspore.value_and_grad` switches recording off when it finishes; a tensor asking for grad is
+            # the moment to switch it back on.
+            _ms.enable_grad_recording()
+        _MsTensor.requires_grad_(self, requires_grad)
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        return bool(self._is_leaf)
+
+    @property
+    def grad_fn(self) -> Any:
+        """The node that created this tensor (`<MulBackward>`-like, MindSpore's op name), None for leaves."""
+        if self._is_leaf:
+            return None
+        return grad_fn_of(self)
+
+    # ------------------------------------------------------------------------------------------- detach
+    def detach(self) -> Any:
+        """A tensor sharing storage with self, outside the graph (requires_grad=False)."""
+        out = ops.stop_gradient(self)
+        return _as_torch(out)
+
+    def detach_(self) -> Any:
+        """Detach self from the graph in place (becomes a leaf that does not require grad)."""
+        if self._is_leaf:
+            if self._requires_grad:
+                _MsTensor.requires_grad_(self, False)
+            return self
+        # assign_value re-points self at a tensor without autograd history over the same storage.
+        self.assign_value(ops.stop_gradient(self))
+        return self
+
+    @property
+    def data(self) -> Any:
+        """A detached alias of this tensor (shares storage); assigning replaces this tensor's data."""
+        return self.detach()
+
+    @data.setter
+    def data(self, value: Any) -> None:
+        if not isinstance(value, _MsTensor):
+            raise TypeError(f"data must be a Tensor, got {type(value).__name__}")
+        requires_grad = bool(self._requires_grad)
+        self.assign_value(ops.stop_gradient(value))
+        if requires_grad and not self._requires_grad:  # assign_value drops the autograd meta; torch keeps the flag
+            _MsTensor.requires_grad_(self, True)
+
+    # ---------------------------------------------------------------------------------------- retain_grad
+    def retain_grad(self) -> None:
+        """Keep the gradient of this non-leaf in `.grad` after backward (no-op on leaves).
+
+        MindSpore's own `_retain_grad` needs a Clone kernel that CPU lacks, so a tensor hook stores the grad.
+        """
+        if self._is_leaf:
+            return
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        d = self.__dict__
+        if d.get("_mt_retains_grad"):
+            return
+        d["_mt_retains_grad"] = True
+
+        def store(grad: Any) -> Any:
+            prev = d.get("_mt_retained_grad")
+            g = _as_torch(grad)
+            d["_mt_retained_grad"] = g if prev is None else _as_torch(prev + g)
+            return grad
+
+        _MsTensor.register_hook(self, store)
+
+    @property
+    def retains_grad(self) -> bool:
+        return bool(self.__dict__.get("_mt_retains_grad", False))
+
+    # ---------------------------------------------------------------------------------------------- hooks
+    def register_hook(self, hook: Callable[[Any], Any]) -> RemovableHandle:
+        """`hook(grad) -> Tensor or None` runs when the gradient of self is computed; a returned tensor
+        replaces the gradient. Returns a handle with `.remove()`."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+
+        def wrapped(grad: Any) -> Any:
+            out = hook(_as_torch(grad))
+            return grad if out is None else out
+
+        handle = _MsTensor.register_hook(self, wrapped)
+        return RemovableHandle(handle.remove)
+
+    # --------------------------------------------------------------------------------------------- version
+    @property
+    def _version(self) -> int:
+        """torch's version counter: MindSpore's own counter (bumped by its in-place kernels and by our write
+        back) — falls back to our Python counter where MindSpore's is not readable."""
+        try:
+            return int(_ms_version(self))
+        except (AttributeError, TypeError):
+            return int(self.__dict__.get("_mt_version", 0))
+
+
+def _ms_version(t: Any) -> int:
+    return _MsTensor.__mro__[1]._version.__get__(t)

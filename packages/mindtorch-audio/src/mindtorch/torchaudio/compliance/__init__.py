@@ -1,0 +1,2 @@
+"""torchaudio.compliance: Kaldi-compatible feature extraction."""
+from . import kaldi  # noqa: F401

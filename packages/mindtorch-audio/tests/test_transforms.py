@@ -1,0 +1,97 @@
+"""Transforms as nn.Modules: state_dict keys as torchaudio's, gradients as torchaudio's, use inside a model,
+random masking, Wav2Letter with torchaudio's weights, and errors."""
+import json
+from pathlib import Path
+
+import mindtorch.torch as torch
+import mindtorch.torch.nn as nn
+import mindtorch.torchaudio as ta
+import numpy as np
+import pytest
+from audio_cases import SR, grad_cases, module_specs
+
+FIX = Path(__file__).parent / "fixtures"
+REF = np.load(FIX / "reference.npz")
+INPUTS = {k[len("input_"):]: REF[k] for k in REF.files if k.startswith("input_")}
+KEYS = json.loads((FIX / "state_dict_keys.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(module_specs(ta.transforms)))
+def test_state_dict_keys_match_torchaudio(name):
+    module = module_specs(ta.transforms)[name]()
+    assert list(module.state_dict().keys()) == KEYS[name]
+
+
+@pytest.mark.parametrize("name", sorted(grad_cases(torch, ta, INPUTS)))
+def test_gradients_match_torch(name):
+    mine = grad_cases(torch, ta, INPUTS)[name]().numpy()
+    ref = REF[name]
+    assert mine.shape == ref.shape
+    np.testing.assert_allclose(mine, ref, rtol=2e-3, atol=2e-4 * max(1.0, float(np.abs(ref).max())))
+
+
+def test_transforms_inside_a_trained_model():
+    torch.manual_seed(0)
+    # 600 samples, hop 64, centred -> 10 frames of 16 mel bins
+    model = nn.Sequential(ta.transforms.MelSpectrogram(SR, n_fft=128, hop_length=64, n_mels=16),
+                          ta.transforms.AmplitudeToDB(), nn.Flatten(), nn.Linear(16 * 10, 2))
+    x = torch.tensor(INPUTS["short"])
+    y = torch.tensor([0, 1])
+    opt = torch.optim.SGD([p for p in model.parameters()], lr=0.01)
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        loss = nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        losses.append(float(loss))
+    assert losses[-1] < losses[0]
+    assert "0.spectrogram.window" in model.state_dict() and "0.mel_scale.fb" in model.state_dict()
+
+
+def test_masking_properties():
+    torch.manual_seed(0)
+    spec = torch.ones(3, 20, 30)
+    fm = ta.transforms.FrequencyMasking(freq_mask_param=6)(spec).numpy()
+    zero_rows = np.where((fm == 0).all(axis=2))[0]  # one band, shared by the batch (iid_masks=False)
+    assert fm.shape == (3, 20, 30) and len(np.unique(zero_rows)) <= 5
+    rows = np.unique(zero_rows)
+    assert rows.size == 0 or rows.max() - rows.min() + 1 == rows.size  # contiguous
+    assert ((fm == 0) | (fm == 1)).all()
+    tm = ta.transforms.TimeMasking(time_mask_param=8, iid_masks=True)(spec.unsqueeze(1)).numpy()[:, 0]
+    for b in range(3):
+        cols = np.where((tm[b] == 0).all(axis=0))[0]
+        assert cols.size <= 7 and (cols.size == 0 or cols.max() - cols.min() + 1 == cols.size)
+    sa = ta.transforms.SpecAugment(n_time_masks=2, time_mask_param=5, n_freq_masks=1, freq_mask_param=4,
+                                   zero_masking=True)
+    out = sa(spec).numpy()
+    assert out.shape == (3, 20, 30) and ((out == 0) | (out == 1)).all()
+    iid = ta.functional.mask_along_axis_iid(torch.ones(2, 1, 10, 12), 4, 5.0, 2).numpy()
+    assert ((iid == 5.0) | (iid == 1.0)).all()
+
+
+def test_wav2letter_with_torchaudio_weights():
+    model = ta.models.Wav2Letter(num_classes=5, input_type="mfcc", num_features=13).eval()
+    sd = {k[len("w2l."):]: torch.tensor(REF[k]) for k in REF.files if k.startswith("w2l.")}
+    assert sorted(model.state_dict().keys()) == sorted(sd)
+    model.load_state_dict(sd)
+    out = model(torch.tensor(REF["w2l_input"])).detach().numpy()
+    np.testing.assert_allclose(out, REF["w2l_output"], rtol=1e-4, atol=1e-5)
+
+
+def test_errors():
+    w = torch.tensor(INPUTS["short"])
+    with pytest.raises(ValueError, match="Invalid resampling method"):
+        ta.functional.resample(w, 8000, 4000, resampling_method="cubic")
+    with pytest.raises(ValueError, match="same size"):
+        ta.functional.lfilter(w, torch.tensor([1.0, 0.5]), torch.tensor([1.0, 0.5, 0.1]))
+    with pytest.raises(ValueError):
+        ta.transforms.Vol(-1.0)
+    with pytest.raises(Exception, match="Invalid window type"):
+        ta.compliance.kaldi.fbank(w[:1], window_type="triangle")
+    with pytest.raises(NotImplementedError, match="compute_kaldi_pitch"):
+        ta.functional.compute_kaldi_pitch(w, SR)
+    # both method names of torchaudio 0.12 and of later releases are accepted and agree
+    np.testing.assert_array_equal(
+        ta.functional.resample(w, 8000, 6000, resampling_method="kaiser_window").numpy(),
+        ta.functional.resample(w, 8000, 6000, resampling_method="sinc_interp_kaiser").numpy())

@@ -1,0 +1,42 @@
+"""torch.FloatTensor, torch.LongTensor, ... : the legacy typed-tensor constructors.
+
+`torch.LongTensor([1, 2])` builds an int64 tensor, `torch.FloatTensor(2, 3)` an uninitialised (here zero)
+float32 2x3 tensor, and `isinstance(t, torch.FloatTensor)` checks the dtype, as in torch. They are not
+subclasses: every tensor is a `torch.Tensor`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from . import _dtype as D
+
+
+class _TypedTensorMeta(type):
+    def __instancecheck__(cls, obj: Any) -> bool:
+        from ._tensor import Tensor
+
+        return isinstance(obj, Tensor) and obj.dtype == cls._dtype
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        from ._tensor import Tensor
+
+        if "dtype" in kwargs:
+            raise TypeError(f"{cls.__name__}() got an unexpected keyword argument 'dtype'")
+        return Tensor(*args, dtype=cls._dtype, **kwargs)
+
+
+def _make(name: str, dtype: Any) -> type:
+    return _TypedTensorMeta(name, (), {"_dtype": dtype, "_torch_type_name": f"torch.{name}",
+                                       "__module__": "torch", "dtype": dtype, "is_cuda": False})
+
+
+FloatTensor = _make("FloatTensor", D.float32)
+DoubleTensor = _make("DoubleTensor", D.float64)
+HalfTensor = _make("HalfTensor", D.float16)
+BFloat16Tensor = _make("BFloat16Tensor", D.bfloat16)
+LongTensor = _make("LongTensor", D.int64)
+IntTensor = _make("IntTensor", D.int32)
+ShortTensor = _make("ShortTensor", D.int16)
+CharTensor = _make("CharTensor", D.int8)
+ByteTensor = _make("ByteTensor", D.uint8)
+BoolTensor = _make("BoolTensor", D.bool)

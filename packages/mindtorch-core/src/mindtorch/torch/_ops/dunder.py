@@ -1,0 +1,97 @@
+"""Tensor's Python operator protocol (`a + b`, `a += b`, `a == b`, `~a`, `a @ b`, ...), as op-table entries.
+
+Each operator is a method-only entry reusing the torch op's implementation, so `a + b`, `torch.add(a, b)` and
+`a.add(b)` share one code path. In-place operators (`a += b`) are true in place: the value is written back into
+`a` through the registry's `write_back` (same object, every view sees it), never rebinding `a` to a new tensor.
+`__eq__` returns a tensor (torch semantics); hashing stays by identity (`Tensor.__hash__`).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import mindspore as ms
+import numpy as np
+from mindspore import mint
+
+from .. import _dtype as D
+from . import comparison as C
+from . import pointwise as P
+from ._registry import TABLE, register
+
+_MsTensor = ms.Tensor
+_OPERAND = (_MsTensor, bool, int, float, complex, np.ndarray, np.generic)
+
+
+def _impl(name: str) -> Callable:
+    """The default implementation registered for torch op `name`."""
+    return TABLE[name].impls["default"]
+
+
+def _reflected(fn: Callable) -> Callable:
+    def impl(self: Any, other: Any) -> Any:
+        return fn(other, self)
+    return impl
+
+
+def _matmul(input: Any, other: Any) -> Any:
+    if input.ndim == 0 or other.ndim == 0:
+        raise RuntimeError("both arguments to matmul need to be at least 1D, but they are "
+                           f"{input.ndim}D and {other.ndim}D")
+    a, b, _ = P.promote(input, other)
+    try:
+        return mint.matmul(a, b)
+    except ValueError as e:
+        raise RuntimeError(str(e).splitlines()[0]) from None
+
+
+def _pos(input: Any) -> Any:
+    if input.dtype is ms.bool_:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+def _comparison(fn: Callable) -> Callable:
+    def impl(self: Any, other: Any) -> Any:
+        if not isinstance(other, _OPERAND):  # `t == None`, `t == "a"`: Python's fallback (identity / TypeError)
+            return NotImplemented
+        return fn(self, other)
+    return impl
+
+
+# (name, out-of-place implementation, reflected form, in-place form)
+_BINARY = (
+    ("add", P.add, True, True),
+    ("sub", P.sub, True, True),
+    ("mul", P.mul, True, True),
+    ("truediv", P.div, True, True),
+    ("floordiv", P.floor_divide, True, True),
+    ("mod", _impl("remainder"), True, True),
+    ("pow", P.pow, True, True),
+    ("matmul", _matmul, True, True),
+    ("and", _impl("bitwise_and"), True, True),
+    ("or", _impl("bitwise_or"), True, True),
+    ("xor", _impl("bitwise_xor"), True, True),
+    ("lshift", _impl("bitwise_left_shift"), True, True),
+    ("rshift", _impl("bitwise_right_shift"), True, True),
+)
+
+for _name, _fn, _r, _i in _BINARY:
+    register(f"__{_name}__", function=False)(_fn)
+    if _r:
+        register(f"__r{_name}__", function=False)(_reflected(_fn))
+    if _i:
+        register(f"__i{_name}__", function=False, writes_self=True)(_fn)
+
+for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
+    register(f"__{_name}__", function=False)(_comparison(_impl(_name)))
+
+register("__neg__", function=False)(_impl("neg"))
+register("__pos__", function=False)(_pos)
+register("__abs__", function=False)(_impl("abs"))
+def _invert(input: Any) -> Any:
+    if input.dtype not in D.all_int_type and input.dtype is not D.bool:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return C.bitwise_not(input)
+
+
+register("__invert__", function=False)(_invert)

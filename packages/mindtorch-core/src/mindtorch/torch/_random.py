@@ -1,0 +1,114 @@
+"""torch.Generator, manual_seed, seed, initial_seed, get_rng_state, set_rng_state.
+
+Random numbers are drawn on the host by numpy's PCG64 (a counter-style generator: fast, reproducible, with a
+compact state) and handed to MindSpore as tensors. The streams are NOT bit-identical to torch's; the
+distributions are, and the same seed always gives the same numbers. `manual_seed` also seeds MindSpore's own
+global seed (`mindspore.set_seed`) so that MindSpore ops that draw random numbers themselves (dropout kernels,
+initialisers) are reproducible too.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Optional
+
+import mindspore as ms
+import numpy as np
+
+_MASK64 = (1 << 64) - 1
+_STATE_BYTES = 40  # 128-bit state, 128-bit increment, has_uint32 flag (4 bytes), uinteger (4 bytes)
+
+
+class Generator:
+    """torch.Generator(device='cpu'): an independent random stream (seed/manual_seed/get_state/set_state)."""
+
+    def __init__(self, device: Any = "cpu") -> None:
+        from ._device import as_device
+
+        self.device = as_device(device)
+        self._initial_seed = 67280421310721  # torch's default_generator seed
+        self._np = np.random.Generator(np.random.PCG64(self._initial_seed))
+
+    # ------------------------------------------------------------------------------------------ seeding
+    def manual_seed(self, seed: int) -> "Generator":
+        seed = int(seed)
+        if seed < 0:  # torch accepts negative seeds, mapping them into uint64
+            seed &= _MASK64
+        self._initial_seed = seed
+        self._np = np.random.Generator(np.random.PCG64(seed))
+        return self
+
+    def seed(self) -> int:
+        """Re-seed from a non-deterministic source and return the seed."""
+        s = int(np.random.SeedSequence().entropy) & _MASK64 ^ time.time_ns() & _MASK64
+        self.manual_seed(s)
+        return s
+
+    def initial_seed(self) -> int:
+        return self._initial_seed
+
+    # ------------------------------------------------------------------------------------------- state
+    def get_state(self) -> Any:
+        """The generator state as a uint8 tensor (torch returns a ByteTensor too; the layout is ours)."""
+        from ._tensor import from_numpy_array
+
+        st = self._np.bit_generator.state
+        s, inc = st["state"]["state"], st["state"]["inc"]
+        raw = (s.to_bytes(16, "little") + inc.to_bytes(16, "little")
+               + int(st["has_uint32"]).to_bytes(4, "little") + int(st["uinteger"]).to_bytes(4, "little"))
+        return from_numpy_array(np.frombuffer(raw, dtype=np.uint8).copy())
+
+    def set_state(self, new_state: Any) -> "Generator":
+        arr = np.asarray(new_state.asnumpy() if isinstance(new_state, ms.Tensor) else new_state, dtype=np.uint8)
+        if arr.size != _STATE_BYTES:
+            raise RuntimeError(f"Expected a RNG state of {_STATE_BYTES} bytes (from get_state()), got {arr.size}")
+        raw = arr.tobytes()
+        bg = np.random.PCG64()
+        bg.state = {
+            "bit_generator": "PCG64",
+            "state": {"state": int.from_bytes(raw[:16], "little"), "inc": int.from_bytes(raw[16:32], "little")},
+            "has_uint32": int.from_bytes(raw[32:36], "little"),
+            "uinteger": int.from_bytes(raw[36:40], "little"),
+        }
+        self._np = np.random.Generator(bg)
+        return self
+
+    def __repr__(self) -> str:
+        return "<torch._C.Generator object>"
+
+
+default_generator = Generator()
+
+
+def numpy_generator(generator: Optional[Generator] = None) -> np.random.Generator:
+    """The numpy stream an op draws from: `generator=` when given, else the global one."""
+    if generator is None:
+        return default_generator._np
+    if not isinstance(generator, Generator):
+        raise TypeError(f"generator must be a torch.Generator, got {type(generator).__name__}")
+    return generator._np
+
+
+def manual_seed(seed: int) -> Generator:
+    """Seed the global generator (and MindSpore's global seed); returns the global generator."""
+    seed = int(seed)
+    default_generator.manual_seed(seed)
+    ms.set_seed(seed & 0x7FFFFFFF)  # MindSpore only takes seeds in [0, 2**31)
+    return default_generator
+
+
+def seed() -> int:
+    s = default_generator.seed()
+    ms.set_seed(s & 0x7FFFFFFF)
+    return s
+
+
+def initial_seed() -> int:
+    return default_generator.initial_seed()
+
+
+def get_rng_state() -> Any:
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state: Any) -> None:
+    default_generator.set_state(new_state)

@@ -1,0 +1,66 @@
+"""torch.autograd.detect_anomaly / set_detect_anomaly.
+
+Accepted for compatibility, with one honest limitation: MindSpore 2.10's tape has no anomaly mode (no
+forward traceback attached to backward nodes, no NaN check per backward node). Inside these managers we
+only record the flag (`is_anomaly_enabled()`); errors raised by backward are still raised, without the
+forward-trace note torch adds.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+_enabled = False
+_check_nan = True
+
+__all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled"]
+
+
+def is_anomaly_enabled() -> bool:
+    return _enabled
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    return _check_nan
+
+
+class detect_anomaly:
+    """Context manager / decorator: sets the anomaly flag (no extra checks on MindSpore, see module doc)."""
+
+    def __init__(self, check_nan: bool = True) -> None:
+        self.prev = _enabled
+        self.check_nan = check_nan
+        self.prev_check_nan = _check_nan
+
+    def __enter__(self) -> None:
+        global _enabled, _check_nan
+        self.prev, self.prev_check_nan = _enabled, _check_nan
+        _enabled, _check_nan = True, self.check_nan
+
+    def __exit__(self, *exc: Any) -> None:
+        global _enabled, _check_nan
+        _enabled, _check_nan = self.prev, self.prev_check_nan
+
+    def __call__(self, func: Any) -> Any:
+        import functools
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with self.__class__(self.check_nan):
+                return func(*args, **kwargs)
+        return wrapper
+
+
+class set_detect_anomaly:
+    """`set_detect_anomaly(mode)`: applies at once (function form), restored on `__exit__`."""
+
+    def __init__(self, mode: bool, check_nan: bool = True) -> None:
+        global _enabled, _check_nan
+        self.prev, self.prev_check_nan = _enabled, _check_nan
+        _enabled, _check_nan = bool(mode), check_nan
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: Any) -> None:
+        global _enabled, _check_nan
+        _enabled, _check_nan = self.prev, self.prev_check_nan

@@ -1,0 +1,111 @@
+"""torch.autograd.Function on MindSpore's custom-function node (`mindspore._Function`, via `_ms.MsFunction`).
+
+    class Exp(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):            # runs without recording, as in torch
+            y = x.exp()
+            ctx.save_for_backward(y)
+            return y
+
+        @staticmethod
+        def backward(ctx, grad):        # grad: Tensor shaped like the output
+            (y,) = ctx.saved_tensors
+            return grad * y             # one gradient (or None) per forward input
+
+    y = Exp.apply(x)
+
+The node sits on MindSpore's C++ tape, so it is honoured by `loss.backward()`, `torch.autograd.grad` and by
+`mindspore.value_and_grad` alike. ctx offers save_for_backward / saved_tensors / needs_input_grad /
+mark_non_differentiable / mark_dirty / set_materialize_grads and any Python attribute (`ctx.k = 3`).
+Gradients of unused outputs arrive as zeros (materialized), as torch does by default.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+import mindspore as ms
+
+from .. import _ms
+from .._grad_mode import no_grad
+from ._tensor_mixin import _as_torch
+
+_MsTensor = ms.Tensor
+_SAVED = _ms.MsFunction.__mro__[1].saved_tensors  # the C++ slot of FunctionBase
+
+__all__ = ["Function", "FunctionCtx", "once_differentiable"]
+
+
+def _wrap_out(x: Any) -> Any:
+    if type(x) is _MsTensor:
+        return _as_torch(x)
+    if type(x) in (tuple, list):
+        return type(x)(_wrap_out(v) for v in x)
+    return x
+
+
+class FunctionCtx:
+    """Type of the `ctx` torch passes to forward/backward (here the Function node itself; kept for
+    `isinstance` checks and type annotations)."""
+
+
+class Function(_ms.MsFunction):
+    """Base class of custom differentiable operations (see the module docstring)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        bw = cls.__dict__.get("backward")
+        if bw is not None:
+            fn = bw.__func__ if isinstance(bw, staticmethod) else bw
+
+            @functools.wraps(fn)
+            def backward(ctx: Any, *grads: Any) -> Any:
+                res = fn(ctx, *(_wrap_out(g) for g in grads))
+                return res
+
+            cls.backward = staticmethod(backward)
+        fw = cls.__dict__.get("forward")
+        if fw is not None and not isinstance(fw, staticmethod):
+            raise RuntimeError(
+                "Legacy autograd function with non-static forward method is deprecated. Please use new-style "
+                "autograd function with static forward method. (Example: "
+                "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+        if "vjp" in cls.__dict__ and "backward" not in cls.__dict__:
+            cls.backward = cls.__dict__["vjp"]
+
+    @staticmethod
+    def forward(ctx: Any, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(
+            "You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def backward(ctx: Any, *grad_outputs: Any) -> Any:
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom autograd.Function to use it "
+            "with backward mode AD.")
+
+    @classmethod
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        _ms.enable_grad_recording()
+        return _wrap_out(super().apply(*args, **kwargs))
+
+    # ctx API (ctx is the node instance) ----------------------------------------------------------------
+    @property
+    def saved_tensors(self) -> tuple:
+        return tuple(_wrap_out(t) for t in _SAVED.__get__(self))
+
+    @saved_tensors.setter
+    def saved_tensors(self, value: tuple) -> None:
+        _SAVED.__set__(self, value)
+
+    saved_variables = saved_tensors
+
+
+def once_differentiable(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a `backward`: it runs without recording (its result cannot be differentiated again)."""
+
+    @functools.wraps(fn)
+    def wrapper(ctx: Any, *args: Any) -> Any:
+        with no_grad():
+            return fn(ctx, *args)
+    return wrapper

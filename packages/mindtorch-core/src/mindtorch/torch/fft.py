@@ -1,0 +1,16 @@
+"""torch.fft: the op table's `fft_*` entries under torch's public names (fft, ifft, rfft, fft2, fftn, fftfreq, ...).
+
+Computed on the host with numpy's pocketfft: values and dtypes as torch, no autograd through them.
+"""
+from typing import Any as _Any
+
+from ._ops import _registry as _registry
+
+globals().update({(k[len("fft_"):] if k.startswith("fft_") else k): v
+                  for k, v in _registry.namespace("fft").items()})
+
+
+def __getattr__(name: str) -> _Any:
+    from ._unsupported import unsupported
+
+    raise unsupported("fft", name)

@@ -1,0 +1,396 @@
+"""torch.nn.modules.rnn: RNN, LSTM, GRU and their cells, with torch's parameter names, gate order
+(LSTM: i, f, g, o; GRU: r, z, n), layouts (time-major unless batch_first), packed sequences and proj_size.
+
+The recurrence is a Python loop over time steps of MindSpore matmuls (the input projection of all steps is
+one matmul), so autograd flows through MindSpore's ops in both autograd styles.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from typing import Any, List, Optional, Tuple
+
+import mindspore as ms
+import numpy as np
+from mindspore import ops
+
+from ..._ops._registry import wrap
+from ..._tensor import Tensor
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from ..utils.rnn import PackedSequence, _pack_in_order, pad_packed_sequence
+from ._factory import empty
+from .module import Module
+
+__all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
+
+
+def _linear(x: Any, w: Any, b: Any) -> Any:
+    out = ops.matmul(x, ops.transpose(w, (1, 0)))
+    return out if b is None else ops.add(out, b)
+
+
+def _cell_step(mode: str, gi: Any, h: Any, c: Any, w_hh: Any, b_hh: Any, w_hr: Any) -> Tuple[Any, Any]:
+    """One recurrence step given the precomputed input projection gi = W_ih x + b_ih."""
+    gh = _linear(h, w_hh, b_hh)
+    if mode == "LSTM":
+        i, f, g, o = ops.split(ops.add(gi, gh), gi.shape[-1] // 4, -1)
+        c2 = ops.add(ops.mul(ops.sigmoid(f), c), ops.mul(ops.sigmoid(i), ops.tanh(g)))
+        h2 = ops.mul(ops.sigmoid(o), ops.tanh(c2))
+        if w_hr is not None:
+            h2 = ops.matmul(h2, ops.transpose(w_hr, (1, 0)))
+        return h2, c2
+    if mode == "GRU":
+        n3 = gi.shape[-1] // 3
+        ir, iz, inn = ops.split(gi, n3, -1)
+        hr, hz, hn = ops.split(gh, n3, -1)
+        r = ops.sigmoid(ops.add(ir, hr))
+        z = ops.sigmoid(ops.add(iz, hz))
+        n = ops.tanh(ops.add(inn, ops.mul(r, hn)))
+        return ops.add(ops.mul(ops.sub(1.0, z), n), ops.mul(z, h)), c
+    pre = ops.add(gi, gh)
+    return (ops.tanh(pre) if mode == "RNN_TANH" else ops.relu(pre)), c
+
+
+class RNNBase(Module):
+    """Shared machinery of RNN/LSTM/GRU (torch.nn.RNNBase)."""
+
+    __constants__ = ["mode", "input_size", "hidden_size", "num_layers", "bias", "batch_first", "dropout",
+                     "bidirectional", "proj_size"]
+
+    def __init__(self, mode: str, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
+                 batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, proj_size: int = 0,
+                 device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        self.mode = mode
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.num_layers = num_layers
+        self.bias = bias
+        self.batch_first = batch_first
+        self.dropout = float(dropout)
+        self.bidirectional = bidirectional
+        self.proj_size = proj_size
+        num_directions = 2 if bidirectional else 1
+        if not isinstance(dropout, numbers.Number) or not 0 <= dropout <= 1 or isinstance(dropout, bool):
+            raise ValueError("dropout should be a number in range [0, 1] representing the probability of an "
+                             "element being zeroed")
+        if dropout > 0 and num_layers == 1:
+            warnings.warn("dropout option adds dropout after all but last recurrent layer, so non-zero dropout "
+                          f"expects num_layers greater than 1, but got dropout={dropout} and num_layers={num_layers}",
+                          stacklevel=2)
+        if proj_size < 0:
+            raise ValueError("proj_size should be a positive integer or zero to disable projections")
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
+        if mode == "LSTM":
+            gate_size = 4 * hidden_size
+        elif mode == "GRU":
+            gate_size = 3 * hidden_size
+        elif mode in ("RNN_TANH", "RNN_RELU"):
+            gate_size = hidden_size
+        else:
+            raise ValueError("Unrecognized RNN mode: " + mode)
+        self._flat_weights_names: List[str] = []
+        self._all_weights: List[List[str]] = []
+        for layer in range(num_layers):
+            for direction in range(num_directions):
+                real_hidden_size = proj_size if proj_size > 0 else hidden_size
+                layer_input_size = input_size if layer == 0 else real_hidden_size * num_directions
+                suffix = "_reverse" if direction == 1 else ""
+                names = ["weight_ih_l{}{}", "weight_hh_l{}{}"]
+                shapes = [(gate_size, layer_input_size), (gate_size, real_hidden_size)]
+                if bias:
+                    names += ["bias_ih_l{}{}", "bias_hh_l{}{}"]
+                    shapes += [(gate_size,), (gate_size,)]
+                if proj_size > 0:
+                    names += ["weight_hr_l{}{}"]
+                    shapes += [(proj_size, hidden_size)]
+                names = [n.format(layer, suffix) for n in names]
+                for n, s in zip(names, shapes):
+                    setattr(self, n, Parameter(empty(s, dtype, device)))
+                self._flat_weights_names.extend(names)
+                self._all_weights.append(names)
+        self.reset_parameters()
+
+    @property
+    def _flat_weights(self) -> List[Any]:
+        return [getattr(self, n) for n in self._flat_weights_names]
+
+    @property
+    def all_weights(self) -> List[List[Parameter]]:
+        return [[getattr(self, w) for w in weights] for weights in self._all_weights]
+
+    def flatten_parameters(self) -> None:
+        """No-op (cuDNN weight flattening)."""
+
+    def reset_parameters(self) -> None:
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def extra_repr(self) -> str:
+        s = "{input_size}, {hidden_size}"
+        if self.proj_size != 0:
+            s += ", proj_size={proj_size}"
+        if self.num_layers != 1:
+            s += ", num_layers={num_layers}"
+        if self.bias is not True:
+            s += ", bias={bias}"
+        if self.batch_first is not False:
+            s += ", batch_first={batch_first}"
+        if self.dropout != 0:
+            s += ", dropout={dropout}"
+        if self.bidirectional is not False:
+            s += ", bidirectional={bidirectional}"
+        return s.format(**{k: getattr(self, k) for k in (
+            "input_size", "hidden_size", "proj_size", "num_layers", "bias", "batch_first", "dropout",
+            "bidirectional")})
+
+    # ------------------------------------------------------------------------------------------ compute
+    def _layer_weights(self, layer: int, direction: int) -> Tuple[Any, Any, Any, Any, Any]:
+        sfx = "_reverse" if direction == 1 else ""
+        g = lambda n: getattr(self, f"{n}_l{layer}{sfx}", None)  # noqa: E731
+        return g("weight_ih"), g("weight_hh"), g("bias_ih"), g("bias_hh"), g("weight_hr")
+
+    def _run(self, x: Any, h0: Any, c0: Any, lengths: Optional[np.ndarray]) -> Tuple[Any, Any, Any]:
+        """x (T, B, I) time-major; h0 (L*D, B, H_out); c0 (L*D, B, H) or None; lengths (B,) or None."""
+        T = x.shape[0]
+        D = 2 if self.bidirectional else 1
+        masks = None
+        if lengths is not None:
+            m = (np.arange(T)[:, None] < lengths[None, :]).astype(np.bool_)[..., None]  # (T, B, 1)
+            masks = [ms.Tensor(m[t]) for t in range(T)]
+        hs, cs = [], []
+        layer_in = x
+        for layer in range(self.num_layers):
+            dir_outs = []
+            for d in range(D):
+                w_ih, w_hh, b_ih, b_hh, w_hr = self._layer_weights(layer, d)
+                gi_all = _linear(layer_in, w_ih, b_ih)  # (T, B, G)
+                h = h0[layer * D + d]
+                c = c0[layer * D + d] if c0 is not None else None
+                outs: List[Any] = [None] * T
+                steps = range(T - 1, -1, -1) if d == 1 else range(T)
+                for t in steps:
+                    h2, c2 = _cell_step(self.mode, gi_all[t], h, c, w_hh, b_hh, w_hr)
+                    if masks is not None:
+                        h2 = ops.where(masks[t], h2, h)
+                        if c is not None:
+                            c2 = ops.where(masks[t], c2, c)
+                        outs[t] = ops.where(masks[t], h2, ops.zeros_like(h2))
+                    else:
+                        outs[t] = h2
+                    h, c = h2, c2
+                hs.append(h)
+                if c is not None:
+                    cs.append(c)
+                dir_outs.append(ops.stack(outs, 0))
+            layer_out = dir_outs[0] if D == 1 else ops.cat(dir_outs, 2)
+            if self.dropout > 0 and self.training and layer < self.num_layers - 1:
+                layer_out = F.dropout(layer_out, self.dropout, True)
+            layer_in = layer_out
+        h_n = ops.stack(hs, 0)
+        c_n = ops.stack(cs, 0) if cs else None
+        return layer_in, h_n, c_n
+
+    def forward(self, input: Any, hx: Any = None) -> Tuple[Any, Any]:
+        D = 2 if self.bidirectional else 1
+        h_out = self.proj_size if self.proj_size > 0 else self.hidden_size
+        is_lstm = self.mode == "LSTM"
+        packed = isinstance(input, PackedSequence)
+        lengths = None
+        if packed:
+            padded, lens_t = pad_packed_sequence(input)
+            lens = ms.Tensor.asnumpy(lens_t).astype(np.int64)
+            # pad_packed_sequence restores the caller's order; keep that order throughout
+            x = padded
+            lengths = lens
+            batch = x.shape[1]
+            is_batched = True
+        else:
+            is_batched = input.ndim == 3
+            batch_dim = 0 if self.batch_first else 1
+            if input.ndim not in (2, 3):
+                raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.ndim}D instead")
+            x = input
+            if not is_batched:
+                x = ops.expand_dims(x, 1)
+            elif self.batch_first:
+                x = ops.swapaxes(x, 0, 1)
+            batch = x.shape[1]
+            del batch_dim
+        if x.shape[-1] != self.input_size:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
+                               f"{x.shape[-1]}")
+        if hx is None:
+            h0 = ops.zeros((self.num_layers * D, batch, h_out), x.dtype)
+            c0 = ops.zeros((self.num_layers * D, batch, self.hidden_size), x.dtype) if is_lstm else None
+        else:
+            if is_lstm:
+                h0, c0 = hx
+            else:
+                h0, c0 = hx, None
+            if not is_batched:
+                if h0.ndim != 2:
+                    raise RuntimeError(f"For unbatched 2-D input, hx should also be 2-D but got {h0.ndim}-D tensor")
+                h0 = ops.expand_dims(h0, 1)
+                c0 = ops.expand_dims(c0, 1) if c0 is not None else None
+            elif h0.ndim != 3:
+                raise RuntimeError(f"For batched 3-D input, hx should also be 3-D but got {h0.ndim}-D tensor")
+            expected = (self.num_layers * D, batch, h_out)
+            if tuple(h0.shape) != expected:
+                raise RuntimeError(f"Expected hidden size {expected}, got {list(h0.shape)}")
+        out, h_n, c_n = self._run(x, h0, c0, lengths)
+        if packed:
+            # hx and h_n are in the caller's batch order (torch permutes them internally); the output keeps the
+            # input's packing order
+            out = PackedSequence(_pack_in_order(out, input), input.batch_sizes, input.sorted_indices,
+                                 input.unsorted_indices)
+        else:
+            if not is_batched:
+                out = ops.squeeze(out, 1)
+                h_n = ops.squeeze(h_n, 1)
+                c_n = ops.squeeze(c_n, 1) if c_n is not None else None
+            elif self.batch_first:
+                out = ops.swapaxes(out, 0, 1)
+            out = wrap(out)
+        if is_lstm:
+            return out, (wrap(h_n), wrap(c_n))
+        return out, wrap(h_n)
+
+
+class RNN(RNNBase):
+    """Elman RNN: h_t = tanh(W_ih x_t + b_ih + W_hh h_{t-1} + b_hh) (or relu)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        if len(args) > 3:
+            self.nonlinearity = args[3]
+            args = args[:3] + args[4:]
+        else:
+            self.nonlinearity = kwargs.pop("nonlinearity", "tanh")
+        if self.nonlinearity == "tanh":
+            mode = "RNN_TANH"
+        elif self.nonlinearity == "relu":
+            mode = "RNN_RELU"
+        else:
+            raise ValueError(f"Unknown nonlinearity '{self.nonlinearity}'. Select from 'tanh' or 'relu'.")
+        nonlinearity = self.nonlinearity
+        super().__init__(mode, *args, **kwargs)
+        self.nonlinearity = nonlinearity
+
+
+class LSTM(RNNBase):
+    """LSTM with torch's gate order (i, f, g, o); returns output, (h_n, c_n). proj_size adds weight_hr."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__("LSTM", *args, **kwargs)
+
+
+class GRU(RNNBase):
+    """GRU with torch's gate order (r, z, n)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        super().__init__("GRU", *args, **kwargs)
+
+
+class RNNCellBase(Module):
+    __constants__ = ["input_size", "hidden_size", "bias"]
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool, num_chunks: int, device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__()
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.bias = bias
+        self.weight_ih = Parameter(empty((num_chunks * hidden_size, input_size), dtype, device))
+        self.weight_hh = Parameter(empty((num_chunks * hidden_size, hidden_size), dtype, device))
+        if bias:
+            self.bias_ih = Parameter(empty((num_chunks * hidden_size,), dtype, device))
+            self.bias_hh = Parameter(empty((num_chunks * hidden_size,), dtype, device))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def extra_repr(self) -> str:
+        s = "{input_size}, {hidden_size}"
+        if self.bias is not True:
+            s += ", bias={bias}"
+        if getattr(self, "nonlinearity", "tanh") != "tanh":
+            s += ", nonlinearity={nonlinearity}"
+        return s.format(input_size=self.input_size, hidden_size=self.hidden_size, bias=self.bias,
+                        nonlinearity=getattr(self, "nonlinearity", "tanh"))
+
+    def reset_parameters(self) -> None:
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def _step(self, mode: str, input: Any, h: Any, c: Any) -> Tuple[Any, Any]:
+        if input.ndim not in (1, 2):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.ndim}D instead")
+        batched = input.ndim == 2
+        x = input if batched else ops.expand_dims(input, 0)
+        if h is None:
+            h = ops.zeros((x.shape[0], self.hidden_size), x.dtype)
+        elif not batched:
+            h = ops.expand_dims(h, 0)
+        if mode == "LSTM":
+            if c is None:
+                c = ops.zeros((x.shape[0], self.hidden_size), x.dtype)
+            elif not batched:
+                c = ops.expand_dims(c, 0)
+        gi = _linear(x, self.weight_ih, self.bias_ih)
+        h2, c2 = _cell_step(mode, gi, h, c, self.weight_hh, self.bias_hh, None)
+        if not batched:
+            h2 = ops.squeeze(h2, 0)
+            c2 = ops.squeeze(c2, 0) if c2 is not None else None
+        return h2, c2
+
+
+class RNNCell(RNNCellBase):
+    """h' = tanh(W_ih x + b_ih + W_hh h + b_hh) (or relu): input (B, I) or (I,), hx (B, H)."""
+
+    __constants__ = ["input_size", "hidden_size", "bias", "nonlinearity"]
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, nonlinearity: str = "tanh",
+                 device: Any = None, dtype: Any = None) -> None:
+        super().__init__(input_size, hidden_size, bias, num_chunks=1, device=device, dtype=dtype)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input: Tensor, hx: Optional[Tensor] = None) -> Tensor:
+        if self.nonlinearity not in ("tanh", "relu"):
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        mode = "RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU"
+        return wrap(self._step(mode, input, hx, None)[0])
+
+
+class LSTMCell(RNNCellBase):
+    """(h', c') from input (B, I) and (h, c) (B, H); gate order i, f, g, o."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__(input_size, hidden_size, bias, num_chunks=4, device=device, dtype=dtype)
+
+    def forward(self, input: Tensor, hx: Optional[Tuple[Tensor, Tensor]] = None) -> Tuple[Tensor, Tensor]:
+        h, c = (None, None) if hx is None else hx
+        h2, c2 = self._step("LSTM", input, h, c)
+        return wrap(h2), wrap(c2)
+
+
+class GRUCell(RNNCellBase):
+    """h' from input (B, I) and h (B, H); gate order r, z, n."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__(input_size, hidden_size, bias, num_chunks=3, device=device, dtype=dtype)
+
+    def forward(self, input: Tensor, hx: Optional[Tensor] = None) -> Tensor:
+        return wrap(self._step("GRU", input, hx, None)[0])

@@ -1,0 +1,174 @@
+"""torch.nn.Parameter: a MindSpore `Parameter` that is also a mindtorch `Tensor`.
+
+`isinstance(p, torch.Tensor)` and `isinstance(p, mindspore.Parameter)` are both true, so MindSpore's own
+machinery (`Cell.trainable_params()`, `ms.value_and_grad(fn, None, params)`, optimizers, `auto_mixed_precision`)
+accepts our parameters unchanged.
+
+How it is built (measured on MindSpore 2.10): `ms.Parameter` does not subclass `ms.Tensor`; both derive from the
+C++ `TensorPy`. `ms.Parameter.__new__` would build a combined class for a Tensor subclass
+(`_get_combined_class`), but that path calls `Parameter.__init__` before the C++ tensor exists and fails
+("The pointer[stub_] is null") for a subclass without its own `__new__`. So this class is the combined class
+itself, `Parameter(mindtorch.Tensor, ms.Parameter)`, and builds the C++ tensor first (`ms.Tensor.__init__`,
+which shares memory with the source tensor, as torch's `Parameter(t)` does), then runs `ms.Parameter.__init__`
+for the parameter metadata (name, `param_info`, requires_grad).
+
+MRO: Parameter -> torch.Tensor -> (autograd mixin) -> ms.Tensor -> ms.Parameter -> TensorPy. The few names both
+ms.Tensor and ms.Parameter define and MindSpore relies on for parameters are re-pointed to ms.Parameter below.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import mindspore as ms
+import numpy as np
+from mindspore import ops as _msops
+
+from .. import _dtype as D
+from .. import _ms
+from .._tensor import Tensor, from_numpy_array
+from .._tensor_str import tensor_repr
+
+_MsTensor = ms.Tensor
+_MsParameter = ms.Parameter
+_TensorPy = _ms.TensorPy  # the C++ base class of both ms.Tensor and ms.Parameter
+
+__all__ = ["Parameter", "is_parameter_name_generated", "replace_data"]
+
+
+def is_parameter_name_generated(name: Optional[str]) -> bool:
+    """True for MindSpore's automatic names ('Parameter#3'), i.e. a name no module has given yet."""
+    return name is None or name.startswith("Parameter#") or name.startswith("Parameter$")
+
+
+def _as_ms_tensor(data: Any) -> _MsTensor:
+    if isinstance(data, _MsTensor):
+        return data
+    if isinstance(data, _TensorPy):  # an ms.Parameter built by MindSpore itself
+        return _MsTensor(data)
+    if isinstance(data, np.ndarray):
+        return from_numpy_array(data)
+    raise TypeError(f"Parameter(): expected a Tensor as data, but got {type(data).__name__}")
+
+
+def replace_data(dst: Any, value: Any) -> None:
+    """Make `dst` hold `value`'s data, shape and dtype in place (the object is kept): torch's `t.data = value`.
+    Calls the C++ method directly: ms.Tensor.assign_value first probes `hasattr(value, "stub")`, which goes
+    through our Tensor's `__getattr__`."""
+    _TensorPy.assign_value_cpp(dst, value)
+
+
+class Parameter(Tensor, _MsParameter):
+    """A Tensor that is a module parameter (torch.nn.Parameter).
+
+    Args:
+        data (Tensor): parameter tensor; memory is shared with it (as in torch). ``None`` gives an empty tensor.
+        requires_grad (bool): whether the parameter requires gradient (and is returned by MindSpore's
+            ``Cell.trainable_params()``). Default: ``True``.
+
+    The MindSpore name (``p.name``) is set from the attribute path when a module registers the parameter
+    (``conv1.weight``): MindSpore optimizers and ``value_and_grad`` need unique names inside a network.
+    """
+
+    def __new__(cls, data: Any = None, requires_grad: bool = True, name: Optional[str] = None) -> "Parameter":
+        if data is None:
+            data = from_numpy_array(np.zeros((0,), dtype=np.float32))
+        src = _as_ms_tensor(data)
+        obj = _TensorPy.__new__(cls)
+        _MsTensor.__init__(obj, src)  # shares memory with `src` (zero-copy)
+        # what ms.Parameter.__new__ records (read by Cell.init_parameters_data when compiling a graph)
+        obj.init_mode = None
+        obj.is_default_input_init = False
+        return obj
+
+    def __init__(self, data: Any = None, requires_grad: bool = True, name: Optional[str] = None) -> None:
+        if requires_grad and not (self.dtype in D.all_float_type or self.dtype in D.all_complex_type):
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        # ms.Parameter.__init__ only records metadata: with a Tensor it re-initialises the C++ object with the
+        # same dtype/shape, which keeps the data set in __new__ (checked on MindSpore 2.10).
+        _MsParameter.__init__(self, self, name=name, requires_grad=bool(requires_grad))
+        if data is not None and isinstance(data, Tensor):
+            dev = data.__dict__.get("_device")
+            if dev is not None:
+                self._device = dev
+
+    # ------------------------------------------------------------------------------------- autograd face
+    @property
+    def requires_grad(self) -> bool:  # type: ignore[override]
+        return self.param_info.requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        # ms.Parameter's setter updates both `param_info` (trainable_params()) and the tape flag.
+        _MsParameter.requires_grad.fset(self, bool(value))
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Parameter":
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def data(self) -> Tensor:
+        """A plain Tensor sharing memory with this parameter, outside autograd."""
+        out = _msops.stop_gradient(self)  # shares memory, requires_grad=False (measured)
+        out.__class__ = Tensor
+        return out
+
+    @data.setter
+    def data(self, value: Any) -> None:
+        # torch semantics: `p.data = t` replaces the content, shape and dtype while keeping the object
+        # (optimizers hold references to it). TensorPy.assign_value does exactly that, in place.
+        if not isinstance(value, _TensorPy):
+            raise TypeError(f"data must be a Tensor, got {type(value).__name__}")
+        replace_data(self, value)
+
+    @property
+    def is_leaf(self) -> bool:
+        return True
+
+    def __repr__(self) -> str:
+        return "Parameter containing:\n" + tensor_repr(self)
+
+    __str__ = __repr__
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    # -------------------------------------------------------------------------------- copy / pickle
+    def __deepcopy__(self, memo: dict) -> "Parameter":
+        if id(self) in memo:
+            return memo[id(self)]
+        arr = np.array(self.__array__())
+        new = Parameter(from_numpy_array(arr, self.dtype if self.dtype == D.bfloat16 else None),
+                        requires_grad=self.requires_grad, name=self.name)
+        memo[id(self)] = new
+        return new
+
+    def __copy__(self) -> "Parameter":
+        # A new Parameter over a copy of the data (torch's copy.copy goes through pickling; MindSpore's
+        # Parameter.clone relies on copy(self) returning a distinct object).
+        return _rebuild_parameter(np.array(self.__array__()), self.dtype, self.requires_grad)
+
+    def __reduce_ex__(self, proto: int):
+        arr = np.array(self.__array__())
+        return (_rebuild_parameter, (arr, self.dtype, self.requires_grad))
+
+    def clone(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        """torch's `clone(memory_format=...)` -> Tensor; MindSpore's `clone(init)` (what its optimizers call
+        on parameters to create moments) -> Parameter."""
+        if "init" in kwargs or (args and not _is_memory_format(args[0])):
+            return _MsParameter.clone(self, *args, **kwargs)
+        return Tensor.clone(self, *args, **kwargs)
+
+    # ms.Tensor also defines these; MindSpore calls them on parameters expecting ms.Parameter's versions.
+    init_data = _MsParameter.init_data
+    value = _MsParameter.value
+    _offload = _MsParameter._offload
+    _remove_hook = _MsParameter._remove_hook
+    copy = _MsParameter.copy
+
+
+def _is_memory_format(x: Any) -> bool:
+    return x is None or type(x).__name__ == "memory_format" or str(x).startswith("torch.")
+
+
+def _rebuild_parameter(arr: np.ndarray, dtype: Any, requires_grad: bool) -> Parameter:
+    return Parameter(from_numpy_array(arr, dtype if dtype == D.bfloat16 else None), requires_grad=requires_grad)

@@ -1,0 +1,42 @@
+"""torch.optim.NAdam (momentum_decay): torch 1.12's `_single_tensor_nadam` (mu_product kept in float64;
+torch 2.x keeps it in a float32 tensor: the difference is below float32 resolution of the update)."""
+from __future__ import annotations
+
+from typing import Any, Dict, Iterable, Tuple
+
+from ._math import add, addcdiv, addcmul, div, lerp_, mul, sqrt, zeros_like
+from .adam import _check
+from .optimizer import _T, Optimizer, assign_
+
+__all__ = ["NAdam"]
+
+
+class NAdam(Optimizer):
+    def __init__(self, params: Iterable[Any], lr: float = 2e-3, betas: Tuple[float, float] = (0.9, 0.999),
+                 eps: float = 1e-8, weight_decay: float = 0, momentum_decay: float = 4e-3, foreach: Any = None,
+                 *, differentiable: bool = False) -> None:
+        _check(lr, eps, betas, weight_decay)
+        if not 0.0 <= momentum_decay:
+            raise ValueError(f"Invalid momentum_decay value: {momentum_decay}")
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, momentum_decay=momentum_decay,
+                        foreach=foreach)
+        super().__init__(params, defaults)
+
+    def _update(self, p: Any, grad: Any, group: Dict[str, Any], state: Dict[str, Any]) -> None:
+        if not state:
+            state.update(step=0.0, mu_product=1.0, exp_avg=_T(zeros_like(p)), exp_avg_sq=_T(zeros_like(p)))
+        beta1, beta2 = group["betas"]
+        lr, md = group["lr"], group["momentum_decay"]
+        step = state["step"] = state["step"] + 1
+        bias_correction2 = 1 - beta2 ** step
+        if group["weight_decay"] != 0:
+            grad = add(grad, p, alpha=group["weight_decay"])
+        mu = beta1 * (1. - 0.5 * (0.96 ** (step * md)))
+        mu_next = beta1 * (1. - 0.5 * (0.96 ** ((step + 1) * md)))
+        mu_product = state["mu_product"] = float(state["mu_product"]) * mu
+        mu_product_next = mu_product * mu_next
+        exp_avg = state["exp_avg"] = _T(lerp_(state["exp_avg"], grad, beta1))
+        exp_avg_sq = state["exp_avg_sq"] = _T(addcmul(mul(state["exp_avg_sq"], beta2), grad, grad, 1 - beta2))
+        denom = add(sqrt(div(exp_avg_sq, bias_correction2)), group["eps"])
+        new = addcdiv(p, grad, denom, value=-lr * (1. - mu) / (1. - mu_product))
+        assign_(p, addcdiv(new, exp_avg, denom, value=-lr * mu_next / (1. - mu_product_next)))

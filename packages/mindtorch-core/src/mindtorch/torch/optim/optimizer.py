@@ -1,0 +1,259 @@
+"""torch.optim.Optimizer: param groups, state, state_dict in torch's format, and both calling styles.
+
+PyTorch style:      loss.backward(); optimizer.step(); optimizer.zero_grad()
+The manual's style: grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)
+                    (loss, _), grads = grad_fn(x, y); optimizer(grads)
+
+`optimizer(grads)` applies exactly the update `step()` applies, with `grads` aligned with
+`optimizer.parameters` (a `mindspore.ParameterTuple` of every parameter, group by group). Updates are written
+in place into the parameter objects (`Tensor.copy_` under no_grad: same object, same storage), so MindSpore's
+`value_and_grad`, the model, and any view of a parameter see them. The math of each optimizer follows torch
+1.12's `torch/optim/_functional.py` (single-tensor path) op for op, in float32 on MindSpore `mint` kernels.
+"""
+from __future__ import annotations
+
+import copy
+from collections import defaultdict
+from itertools import chain
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+
+import mindspore as ms
+import numpy as np
+
+from .. import _ms
+
+__all__ = ["Optimizer", "required"]
+
+_MsTensor = ms.Tensor
+
+
+class _RequiredParameter:
+    """Singleton marking a hyper-parameter that has no default (torch.optim.optimizer.required)."""
+
+    def __repr__(self) -> str:
+        return "<required parameter>"
+
+
+required = _RequiredParameter()
+
+
+def _T(x: Any) -> Any:
+    """Re-class a MindSpore result as a mindtorch Tensor (zero-copy) for state the user may read."""
+    if type(x) is _MsTensor:
+        from .._tensor import Tensor
+
+        x.__class__ = Tensor
+    return x
+
+
+def assign_(p: Any, value: Any) -> None:
+    """Write `value` into parameter `p` in place (same object, same storage; bumps its version)."""
+    if value.dtype != p.dtype:
+        value = value.astype(p.dtype)
+    _MsTensor.copy_(p, value)
+
+
+def step_tensor(step: float) -> Any:
+    """torch 1.12 keeps `state['step']` as a float32 0-d tensor; ours is a Python number while training."""
+    return _T(_MsTensor(np.array(step, dtype=np.float32)))
+
+
+class Optimizer:
+    """Base class of all optimizers.
+
+    Args:
+        params: an iterable of Tensors/Parameters, or of dicts defining parameter groups (`{'params': [...],
+            'lr': ...}`); every group gets the missing hyper-parameters from `defaults`.
+        defaults: the default hyper-parameters.
+
+    Subclasses implement `_update(p, grad, group, state)` for one parameter (called under no_grad).
+    """
+
+    def __init__(self, params: Iterable[Any], defaults: Dict[str, Any]) -> None:
+        self.defaults = defaults
+        self.state: Dict[Any, Dict[str, Any]] = defaultdict(dict)
+        self.param_groups: List[Dict[str, Any]] = []
+        self._param_tuple: Any = None
+        if isinstance(params, _MsTensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
+                            f"but got {type(params).__name__}")
+        param_groups = list(params)
+        if len(param_groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(param_groups[0], dict):
+            param_groups = [{"params": param_groups}]
+        for group in param_groups:
+            self.add_param_group(group)
+
+    # ------------------------------------------------------------------------------------------ groups
+    def add_param_group(self, param_group: Dict[str, Any]) -> None:
+        """Add a group of parameters (with its own hyper-parameters) to optimize."""
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param group must be a dict, but got {type(param_group).__name__}")
+        params = param_group["params"]
+        if isinstance(params, _MsTensor):
+            param_group["params"] = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, but the ordering "
+                            "of tensors in sets will change between runs. Please use a list instead.")
+        else:
+            param_group["params"] = list(params)
+        for p in param_group["params"]:
+            if not isinstance(p, _MsTensor):
+                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {type(p).__name__}")
+            if not p._is_leaf:
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for name, default in self.defaults.items():
+            if default is required and name not in param_group:
+                raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
+            param_group.setdefault(name, default)
+        existing = set()
+        for group in self.param_groups:
+            existing.update(id(p) for p in group["params"])
+        if any(id(p) in existing for p in param_group["params"]):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+        self._param_tuple = None
+
+    @property
+    def parameters(self) -> Any:
+        """Every parameter, group by group, as the `mindspore.ParameterTuple` `ms.value_and_grad` takes."""
+        if self._param_tuple is None:
+            flat = [p for g in self.param_groups for p in g["params"]]
+            if all(isinstance(p, ms.Parameter) for p in flat):
+                self._param_tuple = ms.ParameterTuple(flat)
+            else:
+                self._param_tuple = tuple(flat)
+        return self._param_tuple
+
+    # ------------------------------------------------------------------------------------------- steps
+    def zero_grad(self, set_to_none: bool = False) -> None:
+        """Reset the gradients (torch 1.12's default `set_to_none=False` gives zero tensors: a new zero tensor
+        per parameter rather than an in-place zeroing of the old one; the values are the same)."""
+        for group in self.param_groups:
+            for p in group["params"]:
+                g = p._grad
+                if g is None:
+                    continue
+                p._grad = None if set_to_none else _T(ms.ops.zeros_like(g))
+
+    def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
+        """One update of every parameter that has a `.grad`; `closure` re-evaluates the model and returns
+        the loss (run with grad enabled)."""
+        loss = None
+        if closure is not None:
+            from .._grad_mode import enable_grad
+
+            with enable_grad():
+                loss = closure()
+        self._apply(((p, p._grad) for g in self.param_groups for p in g["params"]))
+        return loss
+
+    def __call__(self, grads: Any) -> bool:
+        """The manual's functional step: `grads` aligned with `optimizer.parameters` (value_and_grad's output)."""
+        if isinstance(grads, _MsTensor):
+            grads = (grads,)
+        grads = tuple(grads)
+        flat = [p for g in self.param_groups for p in g["params"]]
+        if len(grads) != len(flat):
+            raise ValueError(f"optimizer(grads): got {len(grads)} gradients for {len(flat)} parameters "
+                             "(grads must be aligned with optimizer.parameters)")
+        self._apply(zip(flat, grads))
+        return True
+
+    def _apply(self, pairs: Iterable[Tuple[Any, Any]]) -> None:
+        it = iter(pairs)
+        prev = _ms.enable_grad_state()
+        _ms.set_enable_grad(False)
+        try:
+            for group in self.param_groups:
+                for _ in group["params"]:
+                    p, g = next(it)
+                    if g is None:
+                        continue
+                    self._update(p, g, group, self.state[p])
+        finally:
+            _ms.set_enable_grad(prev)
+            # `mindspore.value_and_grad` switches the tape off when it returns; re-arm it for backward style.
+            _ms.enable_grad_recording()
+
+    def _update(self, p: Any, grad: Any, group: Dict[str, Any], state: Dict[str, Any]) -> None:
+        raise NotImplementedError(f"{type(self).__name__} must implement _update(p, grad, group, state)")
+
+    # ----------------------------------------------------------------------------------------- state_dict
+    def state_dict(self) -> Dict[str, Any]:
+        """{'state': {index: {...}}, 'param_groups': [{..., 'params': [index, ...]}]} as in torch."""
+        index: Dict[int, int] = {}
+        start = 0
+        groups = []
+        for group in self.param_groups:
+            ids = list(range(start, start + len(group["params"])))
+            for p, i in zip(group["params"], ids):
+                index[id(p)] = i
+            start += len(ids)
+            packed = {k: v for k, v in group.items() if k != "params"}
+            packed["params"] = ids
+            groups.append(packed)
+        state = {}
+        for p, s in self.state.items():
+            if id(p) in index:
+                state[index[id(p)]] = {k: (step_tensor(v) if k == "step" and not isinstance(v, _MsTensor) else v)
+                                       for k, v in s.items()}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: Dict[str, Any]) -> None:
+        """Load a state dict made by `state_dict()` (here or by real PyTorch)."""
+        state_dict = copy.deepcopy(state_dict)
+        groups = self.param_groups
+        saved_groups = state_dict["param_groups"]
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
+                             "optimizer's group")
+        id_map = dict(zip(chain.from_iterable(s["params"] for s in saved_groups),
+                          chain.from_iterable(g["params"] for g in groups)))
+        self.state = defaultdict(dict)
+        for k, v in state_dict["state"].items():
+            if k in id_map:
+                p = id_map[k]
+                self.state[p] = {name: self._cast_state(p, name, val) for name, val in v.items()}
+        new_groups = []
+        for g, s in zip(groups, saved_groups):
+            s = dict(s)
+            s["params"] = g["params"]
+            new_groups.append(s)
+        self.param_groups = new_groups
+        self._param_tuple = None
+
+    @staticmethod
+    def _cast_state(p: Any, name: str, value: Any) -> Any:
+        if name == "step":
+            return float(np.asarray(value.asnumpy() if isinstance(value, _MsTensor) else value))
+        if isinstance(value, _MsTensor):
+            if value.dtype != p.dtype and p.dtype in (ms.float16, ms.float32, ms.float64, ms.bfloat16):
+                value = value.astype(p.dtype)
+            return _T(value)
+        if hasattr(value, "detach") and hasattr(value, "numpy"):  # a real torch tensor in a hand-made dict
+            from .._tensor import from_numpy_array
+
+            return from_numpy_array(value.detach().numpy(), p.dtype)
+        return value
+
+    # ------------------------------------------------------------------------------------------- printing
+    def __getstate__(self) -> Dict[str, Any]:
+        return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._param_tuple = None
+
+    def __repr__(self) -> str:
+        s = self.__class__.__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            s += "\n"
+            s += f"Parameter Group {i}\n"
+            for key in sorted(group.keys()):
+                if key != "params":
+                    s += f"    {key}: {group[key]}\n"
+        return s + ")"

@@ -1,0 +1,48 @@
+"""torch.optim.SGD (momentum, dampening, nesterov, weight_decay, maximize): torch 1.12's `_single_tensor_sgd`."""
+from __future__ import annotations
+
+from typing import Any, Dict, Iterable
+
+from ._math import add, mul
+from .optimizer import _T, Optimizer, assign_, required
+
+__all__ = ["SGD"]
+
+
+class SGD(Optimizer):
+    def __init__(self, params: Iterable[Any], lr: Any = required, momentum: float = 0, dampening: float = 0,
+                 weight_decay: float = 0, nesterov: bool = False, *, maximize: bool = False,
+                 foreach: Any = None, differentiable: bool = False) -> None:
+        if lr is not required and lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
+                        nesterov=nesterov, maximize=maximize, foreach=foreach)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("nesterov", False)
+            group.setdefault("maximize", False)
+
+    def _update(self, p: Any, grad: Any, group: Dict[str, Any], state: Dict[str, Any]) -> None:
+        d_p = mul(grad, -1) if group["maximize"] else grad
+        wd = group["weight_decay"]
+        if wd != 0:
+            d_p = add(d_p, p, alpha=wd)
+        momentum = group["momentum"]
+        if momentum != 0:
+            buf = state.get("momentum_buffer")
+            if buf is None:
+                buf = d_p + 0 if d_p is grad else d_p  # torch clones d_p
+            else:
+                buf = add(mul(buf, momentum), d_p, alpha=1 - group["dampening"])
+            state["momentum_buffer"] = _T(buf)
+            d_p = add(d_p, buf, alpha=momentum) if group["nesterov"] else buf
+        assign_(p, add(p, d_p, alpha=-group["lr"]))

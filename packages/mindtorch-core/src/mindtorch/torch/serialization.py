@@ -1,0 +1,724 @@
+"""torch.save / torch.load speaking PyTorch's own file formats, without importing PyTorch.
+
+Formats
+- Zip (torch >= 1.6 default, what we write): ``<root>/data.pkl`` is a protocol-2 pickle in which every storage
+  is a persistent id ``('storage', torch.<X>Storage, key, location, numel)`` and every tensor is
+  ``torch._utils._rebuild_tensor_v2(storage, offset, size, stride, requires_grad, OrderedDict())``; the raw
+  little-endian bytes of storage ``key`` are the uncompressed record ``<root>/data/<key>``, aligned to 64 bytes
+  (so real torch can also ``mmap`` our files). Plus ``version``, ``byteorder``, ``.format_version``,
+  ``.storage_alignment`` records, as torch 2.x writes them.
+- Legacy (``_use_new_zipfile_serialization=False``, torch < 1.6): a stream of pickles: magic number, protocol
+  version, sys_info, the object pickle, the storage key list, then each storage as ``int64 numel`` + bytes.
+  Read only.
+
+Tensors sharing one storage are written once and share memory again after load (views are rebuilt as MindSpore
+views of one base tensor; layouts that no chain of slicing/permute can express are copied, see `_make_view`).
+
+Safety: ``torch.load`` defaults to ``weights_only=True`` (torch >= 2.6 behaviour, the safe one): a restricted
+unpickler resolves only the globals torch's ``_weights_only_unpickler`` allows (tensor rebuild functions,
+storage types, dtypes, ``torch.Size``, ``torch.device``, ``collections.OrderedDict``, a few builtins) and
+refuses anything else with ``pickle.UnpicklingError``, so a hostile checkpoint cannot run code.
+Note: torch 1.12's default was ``weights_only=False``; we deliberately keep the safe default (DESIGN.md §6).
+
+Writes to a path are atomic: a temp file in the same directory, flush + fsync, ``os.replace``.
+"""
+from __future__ import annotations
+
+import _compat_pickle
+import collections
+import ctypes
+import io
+import os
+import pickle
+import struct
+import sys
+import tempfile
+import zipfile
+from typing import IO, Any, BinaryIO, Callable, Dict, Optional, Union
+
+import mindspore as ms
+import numpy as np
+
+from . import _dtype as D
+from ._device import device as _device_cls
+from ._tensor import Size, Tensor
+
+__all__ = ["save", "load", "DEFAULT_PROTOCOL"]
+
+DEFAULT_PROTOCOL = 2
+_LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
+_LEGACY_PROTOCOL_VERSION = 1001
+_ALIGN = 64
+_CHUNK = 64 << 20
+
+FileLike = Union[str, os.PathLike, BinaryIO, IO[bytes]]
+
+# torch storage class name <-> dtype. bf16 has no numpy dtype: its bytes travel as uint16.
+_STORAGE_NAME = {
+    D.float32: "FloatStorage", D.float64: "DoubleStorage", D.float16: "HalfStorage", D.bfloat16: "BFloat16Storage",
+    D.int8: "CharStorage", D.int16: "ShortStorage", D.int32: "IntStorage", D.int64: "LongStorage",
+    D.uint8: "ByteStorage", D.bool: "BoolStorage", D.complex64: "ComplexFloatStorage",
+    D.complex128: "ComplexDoubleStorage",
+}
+_STORAGE_DTYPE = {v: k for k, v in _STORAGE_NAME.items()}
+_DTYPE_NAMES = {
+    "float32": D.float32, "float": D.float32, "float64": D.float64, "double": D.float64, "float16": D.float16,
+    "half": D.float16, "bfloat16": D.bfloat16, "int8": D.int8, "int16": D.int16, "short": D.int16,
+    "int32": D.int32, "int": D.int32, "int64": D.int64, "long": D.int64, "uint8": D.uint8, "bool": D.bool,
+    "complex64": D.complex64, "cfloat": D.complex64, "complex128": D.complex128, "cdouble": D.complex128,
+    "uint16": D.uint16, "uint32": D.uint32, "uint64": D.uint64,
+}
+
+
+def _np_dtype(d: Any) -> np.dtype:
+    return np.dtype(np.uint16) if d == D.bfloat16 else np.dtype(D.to_numpy_dtype(d))
+
+
+# ===================================================================================================== save
+class _Global:
+    """A reference to a torch global (e.g. ``torch._utils._rebuild_tensor_v2``), written as a GLOBAL opcode
+    without importing torch. Callable only so that pickle's `save_reduce` accepts it as a reduce function."""
+
+    __slots__ = ("module", "name")
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module, self.name = module, name
+
+    def __call__(self, *args: Any) -> Any:  # pragma: no cover - never called, only pickled
+        raise RuntimeError(f"{self.module}.{self.name} is a pickle placeholder")
+
+
+_REBUILD_TENSOR = _Global("torch._utils", "_rebuild_tensor_v2")
+_REBUILD_PARAMETER = _Global("torch._utils", "_rebuild_parameter")
+_ORDERED_DICT = collections.OrderedDict
+
+
+class _StorageRef:
+    """One storage to write: its key, dtype, element count and where its bytes live in memory."""
+
+    __slots__ = ("key", "dtype", "numel", "ptr", "nbytes", "owner")
+
+    def __init__(self, key: str, dtype: Any, numel: int, ptr: int, nbytes: int, owner: Any) -> None:
+        self.key, self.dtype, self.numel, self.ptr, self.nbytes, self.owner = key, dtype, numel, ptr, nbytes, owner
+
+    def raw(self) -> memoryview:
+        """The storage bytes, zero-copy (a view of the MindSpore tensor's host memory)."""
+        if self.nbytes == 0:
+            return memoryview(b"")
+        if isinstance(self.owner, np.ndarray):  # a host copy (device memory or no materialised storage)
+            return memoryview(self.owner).cast("B")
+        buf = (ctypes.c_uint8 * self.nbytes).from_address(self.ptr)
+        return memoryview(buf).cast("B")
+
+
+def _tensor_layout(t: ms.Tensor) -> tuple:
+    """(storage data_ptr, storage nbytes, storage_offset, stride) of a MindSpore tensor."""
+    st = ms.Tensor.untyped_storage(t)
+    return st.data_ptr(), st.nbytes(), int(ms.Tensor.storage_offset(t)), tuple(int(s) for s in ms.Tensor.stride(t))
+
+
+class _TorchPickler(pickle._Pickler):  # type: ignore[misc]
+    """Pure-Python pickler (its `save` can be overridden) that writes torch's globals for our objects."""
+
+    def __init__(self, file: IO[bytes], protocol: int) -> None:
+        super().__init__(file, protocol)
+        self.storages: Dict[int, _StorageRef] = {}  # storage data_ptr -> ref (shared storages written once)
+        self.host_memory = _host_memory()  # CPU target: storages are host memory we can stream from directly
+
+    def persistent_id(self, obj: Any) -> Any:
+        if isinstance(obj, _StorageRef):
+            return ("storage", _Global("torch", _STORAGE_NAME[obj.dtype]), obj.key, "cpu", obj.numel)
+        return None
+
+    def _write_global(self, module: str, name: str) -> None:
+        self.write(pickle.GLOBAL + module.encode() + b"\n" + name.encode() + b"\n")
+
+    def save(self, obj: Any, save_persistent_id: bool = True) -> None:  # noqa: C901
+        if isinstance(obj, _Global):
+            self._write_global(obj.module, obj.name)
+            return
+        if isinstance(obj, D.dtype):
+            name = D.torch_name(obj)
+            self._write_global("torch", name.split(".", 1)[1])
+            return
+        if isinstance(obj, ms.Tensor) and not isinstance(obj, _StorageRef):
+            memo = self.memo.get(id(obj))
+            if memo is not None:
+                self.write(self.get(memo[0]))
+                return
+            if isinstance(obj, ms.Parameter):
+                data = self._tensor_reduce_args(obj)
+                rg = bool(getattr(obj, "requires_grad", True))
+                self.save_reduce(_REBUILD_PARAMETER, (_TensorProxy(data), rg, _ORDERED_DICT()), obj=obj)
+            else:
+                self.save_reduce(_REBUILD_TENSOR, self._tensor_reduce_args(obj), obj=obj)
+            return
+        if isinstance(obj, _TensorProxy):
+            self.save_reduce(_REBUILD_TENSOR, obj.args)
+            return
+        if type(obj) is Size:
+            self.save_reduce(_Global("torch", "Size"), (tuple(obj),), obj=obj)
+            return
+        if isinstance(obj, _device_cls):
+            args = (obj.type,) if obj.index is None else (obj.type, obj.index)
+            self.save_reduce(_Global("torch", "device"), args, obj=obj)
+            return
+        super().save(obj, save_persistent_id)
+
+    def _tensor_reduce_args(self, t: ms.Tensor) -> tuple:
+        dtype = t.dtype
+        if dtype not in _STORAGE_NAME:
+            raise pickle.PicklingError(f"torch.save: unsupported tensor dtype {dtype}")
+        ptr, nbytes, offset, stride = _tensor_layout(t)
+        shape = tuple(int(s) for s in ms.Tensor.shape.fget(t))
+        itemsize = D._ITEMSIZE[dtype]
+        if not self.host_memory or (nbytes and not ptr):
+            # Storage memory is not host memory we may read (GPU/Ascend) or not materialised: save a
+            # contiguous host copy of this tensor alone (storage sharing is not preserved on this path).
+            arr = np.ascontiguousarray(ms.Tensor.asnumpy(t)).reshape(-1)
+            arr = arr.view(np.uint16) if dtype == D.bfloat16 else arr
+            copy_ref = _StorageRef(str(len(self.storages)), dtype, arr.size, 0, arr.nbytes, arr)
+            self.storages[-len(self.storages) - 1] = copy_ref
+            rg = bool(getattr(t, "requires_grad", False)) and not isinstance(t, ms.Parameter)
+            return (copy_ref, 0, shape, _contiguous_strides(shape), rg, _ORDERED_DICT())
+        ref = self.storages.get(ptr) if nbytes else None
+        if ref is None or ref.dtype != dtype or ref.nbytes != nbytes:
+            ref = _StorageRef(str(len(self.storages)), dtype, nbytes // itemsize, ptr, nbytes, t)
+            self.storages[ptr if nbytes else -len(self.storages) - 1] = ref
+        rg = bool(getattr(t, "requires_grad", False)) and not isinstance(t, ms.Parameter)
+        return (ref, offset, shape, stride, rg, _ORDERED_DICT())
+
+
+class _TensorProxy:
+    """The plain-tensor part of a Parameter (pickled as `_rebuild_tensor_v2(...)` inside `_rebuild_parameter`)."""
+
+    __slots__ = ("args",)
+
+    def __init__(self, args: tuple) -> None:
+        self.args = args
+
+
+def _zip_write_record(zf: zipfile.ZipFile, name: str, data: Union[bytes, memoryview]) -> None:
+    """Write one uncompressed record whose data starts on a 64-byte boundary (torch's alignment)."""
+    nbytes = len(data) if isinstance(data, bytes) else data.nbytes
+    info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+    info.compress_type = zipfile.ZIP_STORED
+    info.file_size = nbytes
+    zip64 = nbytes > zipfile.ZIP64_LIMIT
+    offset = zf.fp.tell() if zf.fp is not None else 0
+    header = 30 + len(name.encode()) + (20 if zip64 else 0) + 4  # + 4: the padding extra field's own header
+    pad = (-(offset + header)) % _ALIGN
+    info.extra = struct.pack("<HH", 0x4246, pad) + b"Z" * pad  # 'FB': the extra-field id torch uses
+    with zf.open(info, "w", force_zip64=zip64) as out:
+        view = memoryview(data).cast("B") if not isinstance(data, bytes) else memoryview(data)
+        for start in range(0, nbytes, _CHUNK):  # chunks: no second full copy of a large storage
+            out.write(view[start:start + _CHUNK])
+
+
+def _save_zip(obj: Any, f: BinaryIO, pickle_protocol: int) -> None:
+    ms_sync()
+    buf = io.BytesIO()
+    pickler = _TorchPickler(buf, pickle_protocol)
+    pickler.dump(obj)
+    with zipfile.ZipFile(f, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
+        _zip_write_record(zf, "archive/data.pkl", buf.getvalue())
+        _zip_write_record(zf, "archive/.format_version", b"1")
+        _zip_write_record(zf, "archive/.storage_alignment", str(_ALIGN).encode())
+        _zip_write_record(zf, "archive/byteorder", sys.byteorder.encode())
+        for ref in sorted(pickler.storages.values(), key=lambda r: int(r.key)):
+            _zip_write_record(zf, f"archive/data/{ref.key}", ref.raw())
+        _zip_write_record(zf, "archive/version", b"3\n")
+
+
+def _host_memory() -> bool:
+    from . import _ms
+
+    return _ms.device_target() == "CPU"
+
+
+
+def ms_sync() -> None:
+    """Finish queued MindSpore work before reading tensor memory directly."""
+    from . import _ms
+
+    _ms.sync()
+
+
+def save(obj: Any, f: FileLike, pickle_module: Any = pickle, pickle_protocol: int = DEFAULT_PROTOCOL,
+         _use_new_zipfile_serialization: bool = True) -> None:
+    """torch.save: write `obj` (tensors, state_dicts, nested containers...) in PyTorch's zip format.
+
+    `f` is a path (str / os.PathLike: written atomically) or a writable binary file object.
+    `_use_new_zipfile_serialization=False` (the legacy format) is read-only here and raises.
+    """
+    if not _use_new_zipfile_serialization:
+        raise NotImplementedError(
+            "torch.save(_use_new_zipfile_serialization=False): mindtorch writes only the zip format (which every "
+            "torch >= 1.6 reads); the legacy format is supported by torch.load only")
+    if pickle_module is not pickle and pickle_module is not None:
+        raise NotImplementedError("torch.save(pickle_module=...): only the standard `pickle` module is supported")
+    if isinstance(f, (str, os.PathLike)):
+        path = os.fspath(f)
+        directory = os.path.dirname(os.path.abspath(path))
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                _save_zip(obj, fh, pickle_protocol)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+        return
+    if not hasattr(f, "write"):
+        raise AttributeError(f"torch.save: expected a file path or a writable file object, got {type(f).__name__}")
+    _save_zip(obj, f, pickle_protocol)
+
+
+# ===================================================================================================== load
+class _StorageType:
+    """What ``torch.FloatStorage`` etc. unpickle to: just the dtype."""
+
+    __slots__ = ("dtype",)
+
+    def __init__(self, dtype: Any) -> None:
+        self.dtype = dtype
+
+
+class _LoadedStorage:
+    """A loaded storage: raw bytes as a numpy array of its dtype, plus (lazily) one MindSpore base tensor
+    that every tensor viewing this storage is a view of."""
+
+    __slots__ = ("array", "dtype", "_base")
+
+    def __init__(self, array: np.ndarray, dtype: Any) -> None:
+        self.array, self.dtype, self._base = array, dtype, None
+
+    def base(self) -> ms.Tensor:
+        if self._base is None:
+            if self.dtype == D.bfloat16:  # no numpy bf16: widen exactly to f32, then cast (a copy)
+                f32 = _bf16_bits_to_f32(self.array)
+                self._base = ms.Tensor(f32, dtype=D.bfloat16)
+            else:
+                self._base = ms.from_numpy(self.array)
+        return self._base
+
+
+def _bf16_bits_to_f32(bits: np.ndarray) -> np.ndarray:
+    """bfloat16 bit patterns (uint16) -> the same values as float32 (exact)."""
+    flat = np.asarray(bits, dtype=np.uint16).reshape(-1).astype(np.uint32)
+    return (flat << np.uint32(16)).view(np.float32).reshape(np.shape(bits))
+
+
+def _contiguous_strides(size: tuple) -> tuple:
+    out, acc = [], 1
+    for s in reversed(size):
+        out.append(acc)
+        acc *= max(s, 1)
+    return tuple(reversed(out))
+
+
+def _is_contiguous(size: tuple, stride: tuple) -> bool:
+    expected = 1
+    for n, s in zip(reversed(size), reversed(stride)):
+        if n != 1 and s != expected:
+            return False
+        expected *= n
+    return True
+
+
+def _make_view(base: ms.Tensor, total: int, offset: int, size: tuple, stride: tuple) -> Optional[ms.Tensor]:
+    """A MindSpore view of 1-d `base` with torch layout (offset, size, stride), or None if not expressible.
+
+    Built as: flat slice -> reshape to a contiguous "parent" -> slice each dim -> permute back. Works for
+    every layout made by slicing (with steps), narrow, select, transpose/permute of a contiguous tensor.
+    """
+    numel = int(np.prod(size)) if size else 1
+    if _is_contiguous(size, stride):
+        if offset + numel > total:
+            return None
+        return ms.Tensor.view(base[offset:offset + numel], size)
+    if any(s <= 0 for n, s in zip(size, stride) if n > 1):
+        return None  # expanded / overlapping layouts: copy
+    real = sorted((i for i in range(len(size)) if size[i] > 1), key=lambda i: -stride[i])
+    ones = [i for i in range(len(size)) if size[i] == 1]
+    order = ones + real
+    first_span = size[real[0]] * stride[real[0]]
+    strides = [first_span] * len(ones) + [stride[i] for i in real]
+    sizes = [1] * len(ones) + [size[i] for i in real]
+    k = len(order)
+    if k == 1:  # one strided dim: a stepped slice of the flat storage
+        need = (sizes[0] - 1) * strides[0] + 1
+        if offset + need > total:
+            return None
+        v = base[offset:offset + need:strides[0]]
+    else:
+        # Parent lengths: dim j spans strides[j-1] / strides[j] elements (the last dim is stepped through).
+        lengths = [sizes[0]]
+        for j in range(1, k):
+            if j < k - 1 and strides[j - 1] % strides[j]:
+                return None
+            lengths.append(strides[j - 1] // strides[j] if j < k - 1 else strides[j - 1])
+        needs = sizes[:-1] + [(sizes[-1] - 1) * strides[-1] + 1]
+        pstrides = [strides[j - 1] if j else 0 for j in range(1, k)] + [1]
+        pstrides[0] = strides[0]
+        v = None
+        for pstart in (offset, 0):  # parent at the view's offset, or at the storage start (fits the end)
+            rel = offset - pstart
+            starts = [(rel // pstrides[j]) % lengths[j] for j in range(1, k)]
+            starts = [rel // pstrides[0]] + starts
+            if sum(st * ps for st, ps in zip(starts, pstrides)) != rel:
+                continue
+            if any(starts[j] + needs[j] > lengths[j] for j in range(1, k)):
+                continue
+            first = starts[0] + sizes[0]
+            span = first * pstrides[0]
+            if pstart + span > total:
+                continue
+            parent = ms.Tensor.view(base[pstart:pstart + span], (first,) + tuple(lengths[1:]))
+            index = tuple(slice(starts[j], starts[j] + sizes[j]) for j in range(k - 1))
+            v = parent[index + (slice(starts[-1], starts[-1] + needs[-1], strides[-1]),)]
+            break
+        if v is None:
+            return None
+    inverse = [order.index(i) for i in range(len(size))]
+    if inverse != list(range(len(size))):
+        v = ms.Tensor.permute(v, *inverse)
+    if (tuple(ms.Tensor.shape.fget(v)) != tuple(size) or ms.Tensor.storage_offset(v) != offset
+            or any(a != b for a, b, n in zip(ms.Tensor.stride(v), stride, size) if n > 1)):
+        return None  # MindSpore built something else: never hand out a wrong view
+    return v
+
+
+def _as_tensor(t: ms.Tensor) -> Tensor:
+    t.__class__ = Tensor
+    return t
+
+
+def _rebuild_tensor(storage: _LoadedStorage, storage_offset: int, size: Any, stride: Any) -> Tensor:
+    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    dtype = storage.dtype
+    numel = int(np.prod(size)) if size else 1
+    if numel == 0:
+        arr = np.zeros(size, dtype=np.float32 if dtype == D.bfloat16 else _np_dtype(dtype))
+        return _as_tensor(ms.Tensor(arr, dtype=dtype) if dtype == D.bfloat16 else ms.Tensor(arr))
+    view = None
+    if dtype != D.bfloat16:  # bf16 bases are converted copies, keep it simple: no views
+        view = _make_view(storage.base(), storage.array.size, storage_offset, size, stride)
+    if view is None:  # not expressible as a view: materialise a copy of the strided layout
+        item = storage.array.itemsize
+        arr = np.lib.stride_tricks.as_strided(storage.array[storage_offset:], size,
+                                              tuple(s * item for s in stride), writeable=False)
+        if dtype == D.bfloat16:
+            f32 = _bf16_bits_to_f32(arr)
+            return _as_tensor(ms.Tensor(f32, dtype=D.bfloat16))
+        arr = np.array(arr)
+        return _as_tensor(ms.from_numpy(arr) if arr.ndim else ms.Tensor(arr))
+    return _as_tensor(view)
+
+
+def _rebuild_tensor_v2(storage: _LoadedStorage, storage_offset: int, size: Any, stride: Any,
+                       requires_grad: bool = False, backward_hooks: Any = None, metadata: Any = None) -> Tensor:
+    t = _rebuild_tensor(storage, storage_offset, size, stride)
+    if requires_grad:
+        _set_requires_grad(t)
+    return t
+
+
+def _set_requires_grad(t: Any) -> None:
+    fn = getattr(t, "requires_grad_", None)
+    if fn is not None:
+        fn(True)
+    else:  # autograd not wired yet: record the flag the way MindSpore does
+        t.requires_grad = True
+
+
+def _rebuild_parameter(data: Any, requires_grad: bool, backward_hooks: Any = None, *state: Any) -> Any:
+    try:
+        from .nn.parameter import Parameter  # our nn.Parameter when the nn package provides it
+    except ImportError:
+        Parameter = ms.Parameter
+    return Parameter(data, requires_grad=bool(requires_grad))
+
+
+def _rebuild_parameter_with_state(data: Any, requires_grad: bool, backward_hooks: Any, state: Any) -> Any:
+    p = _rebuild_parameter(data, requires_grad, backward_hooks)
+    if state:
+        for k, v in dict(state).items():
+            setattr(p, k, v)
+    return p
+
+
+def _rebuild_from_type_v2(func: Callable, new_type: Any, args: tuple, state: Any) -> Any:
+    return func(*args)
+
+
+def _device_from_torch(*args: Any) -> _device_cls:
+    return _device_cls(*args)
+
+
+def _build_allowed() -> Dict[str, Any]:
+    """torch's weights_only allow-list (torch/_weights_only_unpickler.py `_get_allowed_globals`), mapped to ours.
+
+    Exactly torch's list (e.g. frozenset and slice are refused, as torch 2.x refuses them by default)."""
+    allowed: Dict[str, Any] = {
+        "collections.OrderedDict": collections.OrderedDict,
+        "collections.Counter": collections.Counter,
+        "torch.nn.parameter.Parameter": _rebuild_parameter,
+        "torch.serialization._get_layout": lambda name: name,
+        "torch.Size": Size,
+        "torch.Tensor": Tensor,
+        "torch.device": _device_from_torch,
+        "torch._utils._rebuild_tensor": lambda storage, offset, size, stride: _rebuild_tensor(
+            storage, offset, size, stride),
+        "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2,
+        "torch._utils._rebuild_parameter": _rebuild_parameter,
+        "torch._utils._rebuild_parameter_with_state": _rebuild_parameter_with_state,
+        "torch._tensor._rebuild_from_type_v2": _rebuild_from_type_v2,
+        "builtins.set": set,
+        "builtins.bytearray": bytearray,
+        "builtins.complex": complex,
+        "_codecs.encode": _codecs_encode,
+    }
+    for name, st_dtype in _STORAGE_DTYPE.items():
+        allowed[f"torch.{name}"] = _StorageType(st_dtype)
+    allowed["torch.storage.UntypedStorage"] = _StorageType(D.uint8)
+    allowed["torch.UntypedStorage"] = _StorageType(D.uint8)
+    for name, d in _DTYPE_NAMES.items():
+        allowed[f"torch.{name}"] = d
+    return allowed
+
+
+def _codecs_encode(obj: str, encoding: str = "utf-8", errors: str = "strict") -> bytes:
+    # pickle protocol 2 writes bytes objects as _codecs.encode(str, 'latin1'); torch allows exactly this.
+    import codecs
+
+    return codecs.encode(obj, encoding, errors)
+
+
+_ALLOWED = _build_allowed()
+_WEIGHTS_ONLY_HELP = (
+    "Weights only load failed. This file can still be loaded, to do so you have two options, do those steps only "
+    "if you trust the source of the checkpoint. \n\t(1) Re-running `torch.load` with `weights_only` set to "
+    "`False` will likely succeed, but it can result in arbitrary code execution. Do it only if you got the file "
+    "from a trusted source.\n\t(2) mindtorch has no `add_safe_globals`: load with weights_only=False in a "
+    "trusted setting.\n WeightsUnpickler error: {msg}\n\nCheck the documentation of torch.load to learn more "
+    "about types accepted by default with weights_only "
+    "https://pytorch.org/docs/stable/generated/torch.load.html.")
+
+
+def _full_find(module: str, name: str) -> Any:
+    """weights_only=False: torch.* names map to ours; everything else resolves normally (may run code)."""
+    key = f"{module}.{name}"
+    if key in _ALLOWED:
+        return _ALLOWED[key]
+    if module == "torch" or module.startswith("torch."):
+        import importlib
+
+        ours = "mindtorch." + module
+        try:
+            return getattr(importlib.import_module(ours), name)
+        except (ImportError, AttributeError):
+            raise pickle.UnpicklingError(
+                f"torch.load: the file references {key}, which mindtorch does not provide") from None
+    return None
+
+
+class _Loader:
+    """Shared unpickling machinery: persistent ids -> storages, globals -> allowed/ours."""
+
+    def __init__(self, weights_only: bool, storage_reader: Callable[[str, Any, int], np.ndarray]) -> None:
+        self.weights_only = weights_only
+        self.storage_reader = storage_reader
+        self.storages: Dict[str, _LoadedStorage] = {}
+
+    def unpickler(self, data_file: IO[bytes]) -> pickle.Unpickler:
+        loader = self
+
+        class _Unpickler(pickle.Unpickler):
+            def find_class(self, module: str, name: str) -> Any:
+                return loader.find_class(module, name)
+
+            def persistent_load(self, pid: Any) -> Any:
+                return loader.persistent_load(pid)
+
+        return _Unpickler(data_file, encoding="utf-8")
+
+    def find_class(self, module: str, name: str) -> Any:
+        # Protocol-2 pickles use Python 2 names (__builtin__.set): map them as pickle's own find_class does.
+        if (module, name) in _compat_pickle.NAME_MAPPING:
+            module, name = _compat_pickle.NAME_MAPPING[(module, name)]
+        elif module in _compat_pickle.IMPORT_MAPPING:
+            module = _compat_pickle.IMPORT_MAPPING[module]
+        key = f"{module}.{name}"
+        if self.weights_only:
+            if key in _ALLOWED:
+                return _ALLOWED[key]
+            raise pickle.UnpicklingError(_WEIGHTS_ONLY_HELP.format(
+                msg=f"Unsupported global: GLOBAL {key} was not an allowed global by default."))
+        found = _full_find(module, name)
+        if found is not None:
+            return found
+        return pickle.Unpickler.find_class(self._plain, module, name)
+
+    _plain = pickle.Unpickler(io.BytesIO(b""))
+
+    def persistent_load(self, pid: Any) -> _LoadedStorage:
+        if not isinstance(pid, tuple) or not pid or pid[0] != "storage":
+            raise pickle.UnpicklingError(f"torch.load: unknown persistent id {pid!r}")
+        storage_type, key, _location, numel = pid[1], str(pid[2]), pid[3], int(pid[4])
+        if not isinstance(storage_type, _StorageType):
+            if isinstance(storage_type, D.dtype):  # torch 2.x may write the dtype instead of a storage type
+                storage_type = _StorageType(storage_type)
+            else:
+                raise pickle.UnpicklingError(f"torch.load: bad storage type {storage_type!r}")
+        st = self.storages.get(key)
+        if st is None:
+            arr = self.storage_reader(key, storage_type.dtype, numel)
+            st = self.storages[key] = _LoadedStorage(arr, storage_type.dtype)
+        view_metadata = pid[5] if len(pid) > 5 else None
+        if view_metadata is not None:  # legacy storage views: (view_key, offset, size) in elements
+            view_key, off, vsize = view_metadata
+            vst = self.storages.get(view_key)
+            if vst is None:
+                vst = self.storages[view_key] = _LoadedStorage(st.array[off:off + vsize], st.dtype)
+            return vst
+        return st
+
+
+def _zip_record_offset(fp: BinaryIO, info: zipfile.ZipInfo) -> int:
+    """Absolute file offset of an uncompressed record's data (reads its local header)."""
+    fp.seek(info.header_offset)
+    header = fp.read(30)
+    if header[:4] != b"PK\x03\x04":
+        raise RuntimeError("torch.load: corrupt zip archive (bad local header)")
+    name_len, extra_len = struct.unpack("<HH", header[26:30])
+    return info.header_offset + 30 + name_len + extra_len
+
+
+def _load_zip(fp: BinaryIO, weights_only: bool, mmap_path: Optional[str]) -> Any:
+    with zipfile.ZipFile(fp) as zf:
+        names = zf.namelist()
+        pkl = next((n for n in names if n.endswith("/data.pkl") and n.count("/") == 1), None)
+        if pkl is None:
+            pkl = next((n for n in names if n == "data.pkl"), None)
+        if pkl is None:
+            raise RuntimeError("torch.load: zip archive without data.pkl (a TorchScript archive?); "
+                               "use torch.jit.load for TorchScript files")
+        prefix = pkl[: -len("data.pkl")]
+        byteorder = zf.read(prefix + "byteorder").decode() if prefix + "byteorder" in names else "little"
+        infos = {i.filename: i for i in zf.infolist()}
+
+        def read_storage(key: str, dtype: Any, numel: int) -> np.ndarray:
+            info = infos[f"{prefix}data/{key}"]
+            npd = _np_dtype(dtype)
+            nbytes = numel * npd.itemsize
+            if info.compress_type != zipfile.ZIP_STORED:
+                arr = np.frombuffer(bytearray(zf.read(info.filename)), dtype=npd)
+            else:
+                start = _zip_record_offset(fp, info)
+                if mmap_path is not None and nbytes:
+                    arr = np.memmap(mmap_path, dtype=npd, mode="c", offset=start, shape=(numel,))
+                else:
+                    arr = np.empty(numel, dtype=npd)
+                    fp.seek(start)
+                    view = memoryview(arr).cast("B")
+                    got = 0
+                    while got < nbytes:  # read straight into the array: no intermediate copy
+                        n = fp.readinto(view[got:got + _CHUNK])
+                        if not n:
+                            raise RuntimeError(f"torch.load: truncated storage {key}")
+                        got += n
+            if byteorder != sys.byteorder:
+                arr = arr.byteswap()
+            return arr
+
+        loader = _Loader(weights_only, read_storage)
+        with zf.open(pkl) as data_file:
+            return loader.unpickler(io.BytesIO(data_file.read())).load()
+
+
+def _load_legacy(f: BinaryIO, weights_only: bool) -> Any:
+    """torch < 1.6's stream format (also written by `torch.save(..., _use_new_zipfile_serialization=False)`)."""
+    def small_unpickler(ff: BinaryIO) -> pickle.Unpickler:
+        return _Loader(weights_only, lambda *a: np.empty(0)).unpickler(ff)
+
+    magic = small_unpickler(f).load()
+    if magic != _LEGACY_MAGIC:
+        raise RuntimeError("Invalid magic number; corrupt file?")
+    proto = small_unpickler(f).load()
+    if proto != _LEGACY_PROTOCOL_VERSION:
+        raise RuntimeError(f"Invalid protocol version: {proto}")
+    sys_info = small_unpickler(f).load()
+    little = sys_info.get("little_endian", True) if isinstance(sys_info, dict) else True
+    main_start = f.tell()
+    # Pass 1: skip the object pickle (storages are declared there but their bytes come after it).
+    declared: Dict[str, tuple] = {}
+
+    def declare(key: str, dtype: Any, numel: int) -> np.ndarray:
+        declared[key] = (dtype, numel)
+        return np.zeros(numel, dtype=_np_dtype(dtype))
+
+    _Loader(weights_only, declare).unpickler(f).load()
+    keys = small_unpickler(f).load()
+    data: Dict[str, np.ndarray] = {}
+    for key in keys:
+        dtype, _ = declared[str(key)]
+        npd = _np_dtype(dtype)
+        (numel,) = struct.unpack("<q", f.read(8))
+        arr = np.empty(numel, dtype=npd)
+        nread = f.readinto(memoryview(arr).cast("B")) if numel else 0
+        if nread != numel * npd.itemsize:
+            raise RuntimeError(f"torch.load: truncated storage {key}")
+        data[str(key)] = arr if little == (sys.byteorder == "little") else arr.byteswap()
+    end = f.tell()
+    # Pass 2: the real unpickle, now that every storage's bytes are known.
+    f.seek(main_start)
+    result = _Loader(weights_only, lambda key, dtype, numel: data[key]).unpickler(f).load()
+    f.seek(end)
+    return result
+
+
+def load(f: FileLike, map_location: Any = None, pickle_module: Any = None, *, weights_only: Optional[bool] = None,
+         mmap: Optional[bool] = None, **pickle_load_args: Any) -> Any:
+    """torch.load: read a file written by torch.save (PyTorch's zip or legacy format, or ours).
+
+    weights_only (default True): only tensors, containers, numbers, strings and torch's allowed types are
+    reconstructed; anything else raises `pickle.UnpicklingError`. `weights_only=False` runs the full
+    unpickler (only for trusted files). `map_location` (str / device / dict / callable) is accepted: one
+    process runs on one MindSpore device, so the data stays where MindSpore keeps it. `mmap=True` maps
+    storages copy-on-write from the file (path inputs only).
+    """
+    if weights_only is None:
+        weights_only = True
+    if pickle_module is not None and pickle_module is not pickle:
+        raise NotImplementedError("torch.load(pickle_module=...): only the standard `pickle` module is supported")
+    if map_location is not None and not isinstance(map_location, (str, dict, _device_cls)) and not callable(
+            map_location):
+        raise ValueError(f"torch.load: unsupported map_location {map_location!r}")
+    if isinstance(f, (str, os.PathLike)):
+        path = os.fspath(f)
+        with open(path, "rb") as fh:
+            return _load_file(fh, bool(weights_only), path if mmap else None)
+    if mmap:
+        raise ValueError("torch.load(mmap=True) needs a file path")
+    if not (hasattr(f, "read") and hasattr(f, "seek")):
+        raise AttributeError(f"torch.load: expected a path or a readable, seekable file object, got {type(f)}")
+    return _load_file(f, bool(weights_only), None)
+
+
+def _load_file(fh: BinaryIO, weights_only: bool, mmap_path: Optional[str]) -> Any:
+    start = fh.tell()
+    is_zip = zipfile.is_zipfile(fh)
+    fh.seek(start)
+    if is_zip:
+        if start:
+            fh = io.BytesIO(fh.read())  # zipfile needs the archive to start at offset 0 for header offsets
+        return _load_zip(fh, weights_only, mmap_path)
+    if mmap_path is not None:
+        raise RuntimeError("torch.load(mmap=True) is only supported for the zip format")
+    return _load_legacy(fh, weights_only)

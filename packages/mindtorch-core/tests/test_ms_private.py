@@ -1,0 +1,165 @@
+"""One test per private MindSpore entry point wrapped in mindtorch.torch._ms (DESIGN.md §3)."""
+
+
+# ---------------------------------------------------------------- autograd wrappers (issue 5, autograd-optim)
+def test_ms_grad_flag_and_run_backward():
+    import mindspore as ms
+    import numpy as np
+
+    from mindtorch.torch import _ms
+
+    _ms.set_grad_flag(True)
+    assert _ms.grad_flag() and _ms.is_recording()
+    x = ms.Tensor(np.array([1.0, 2.0], np.float32))
+    x.requires_grad_()
+    y = (x * x).sum()
+    (g,) = _ms.run_backward((y,), (), True, False, (x,), accumulate_grad=False)
+    np.testing.assert_allclose(g.asnumpy(), [2.0, 4.0])
+    _ms.run_backward((y,), (), False, False)
+    np.testing.assert_allclose(x._grad.asnumpy(), [2.0, 4.0])
+    ms.value_and_grad(lambda v: (v * v).sum())(x)
+    assert not _ms.grad_flag()  # the hazard enable_grad_recording exists for
+    _ms.enable_grad_recording()
+    assert _ms.grad_flag()
+
+
+def test_ms_set_enable_grad():
+    import mindspore as ms
+    import numpy as np
+
+    from mindtorch.torch import _ms
+
+    _ms.enable_grad_recording()
+    x = ms.Tensor(np.array([1.0], np.float32))
+    x.requires_grad_()
+    _ms.set_enable_grad(False)
+    try:
+        assert not _ms.enable_grad_state() and (x * 2)._grad_node is None
+    finally:
+        _ms.set_enable_grad(True)
+    assert (x * 2)._grad_node is not None
+
+
+def test_ms_function_base():
+    import mindspore as ms
+    import numpy as np
+
+    from mindtorch.torch import _ms
+
+    class Double(_ms.MsFunction):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_backward(a)
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 5  # deliberately not the true derivative, to see it is used
+
+    _ms.enable_grad_recording()
+    x = ms.Tensor(np.array([1.0, 3.0], np.float32))
+    x.requires_grad_()
+    _ms.run_backward((Double.apply(x).sum(),), (), False, False)
+    np.testing.assert_allclose(x._grad.asnumpy(), [5.0, 5.0])
+
+
+def test_ms_bump_tensor_version_and_grad_node():
+    import mindspore as ms
+    import numpy as np
+    import pytest
+
+    from mindtorch.torch import _ms
+
+    _ms.enable_grad_recording()
+    x = ms.Tensor(np.array([1.0, 3.0], np.float32))
+    x.requires_grad_()
+    h = x * 2
+    assert _ms.grad_node(h) is not None
+    y = (h * h).sum()
+    v0 = ms.Tensor.__mro__[1]._version.__get__(h)
+    ms.Tensor.__setitem__(h, slice(None), ms.Tensor(np.zeros(2, np.float32)))
+    _ms.bump_tensor_version(h)
+    assert ms.Tensor.__mro__[1]._version.__get__(h) == v0 + 1
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        _ms.run_backward((y,), (), False, False)
+
+
+def test_ms_setitem_writes_through_views_while_recording():
+    import mindspore as ms
+    import numpy as np
+
+    from mindtorch.torch import _ms
+
+    _ms.enable_grad_recording()
+    base = ms.Tensor(np.zeros((2, 3), np.float32))
+    v = ms.mint.transpose(ms.Tensor.view(base, (3, 2)), 0, 1)
+    _ms.setitem(v, slice(None), ms.Tensor(np.ones((2, 3), np.float32)))
+    assert base.asnumpy().sum() == 6.0
+
+
+def test_ms_is_graph_mode_tracks_set_context():
+    """nn.Module.__call__ reads `_ms.CONTEXT_STATE["_mode"]` (MindSpore's context singleton) on every call."""
+    import mindspore as ms
+
+    from mindtorch.torch import _ms
+
+    assert _ms.is_graph_mode() is False and _ms.CONTEXT_STATE["_mode"] == ms.PYNATIVE_MODE
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        assert _ms.is_graph_mode() is True and _ms.CONTEXT_STATE["_mode"] == _ms.GRAPH_MODE
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert _ms.is_graph_mode() is False
+
+
+# ---------------------------------------------------------------- execution wrappers (issue 3, ops-B)
+def test_ms_device_target_and_sync():
+    from mindtorch.torch import _ms
+
+    assert _ms.device_target() in ("CPU", "GPU", "Ascend")
+    _ms.sync()  # returns once queued work is done
+
+
+def test_ms_set_launch_blocking_errors_surface_at_the_op():
+    """mindtorch enables synchronous launch on CPU at import: an op without a CPU kernel raises at that op
+    (in MindSpore's default async mode it would surface at a later, unrelated call)."""
+    import mindspore as ms
+    import numpy as np
+    import pytest
+
+    from mindtorch.torch import _ms
+
+    if _ms.device_target() != "CPU":
+        pytest.skip("measured and enabled on CPU only")
+    assert _ms.set_launch_blocking() is True and _ms._launch_blocking_set
+    x = ms.Tensor(np.ones((2, 2), np.float32))
+    with pytest.raises(RuntimeError, match="Roll"):
+        ms.mint.roll(x, 1, 0)  # no CPU kernel in MindSpore 2.10
+    np.testing.assert_allclose(ms.mint.add(x, 1).asnumpy(), np.full((2, 2), 2.0))  # the next op is unaffected
+
+
+# ---------------------------------------------------------------- distributed (issue 10, distributed)
+def test_ms_queue_backward_final_callback_runs_after_grads_accumulate():
+    import mindspore as ms
+    import numpy as np
+    import pytest
+
+    from mindtorch.torch import _ms
+
+    with pytest.raises(RuntimeError):  # only allowed while a backward runs
+        _ms.queue_backward_final_callback(lambda: None)
+    w = ms.Parameter(ms.Tensor(np.ones(3, np.float32)), name="w_final_cb")
+    seen = []
+
+    def hook(grad):
+        if not seen:
+            _ms.queue_backward_final_callback(lambda: seen.append(w._grad.asnumpy().copy()))
+            seen.append("queued")
+        return grad
+
+    w.register_hook(hook)
+    _ms.enable_grad_recording()
+    y = (w * ms.Tensor(np.array([1.0, 2.0, 3.0], np.float32))).sum()
+    _ms.run_backward((y,), (), False, False)
+    assert seen[0] == "queued" and len(seen) == 2
+    np.testing.assert_allclose(seen[1], [1.0, 2.0, 3.0])  # the callback saw the accumulated grad

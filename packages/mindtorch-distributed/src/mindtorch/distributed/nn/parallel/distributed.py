@@ -1,0 +1,127 @@
+"""torch.nn.parallel.DistributedDataParallel on MindSpore's tape.
+
+Construction broadcasts rank 0's parameters and buffers. Each parameter gets a gradient hook; the first
+hook that fires in a backward queues a callback at the end of that backward pass
+(`_ms.queue_backward_final_callback`), which averages every parameter's `.grad` across the ranks with one
+fused AllReduce per dtype. So after `loss.backward()` returns, `.grad` holds the mean over ranks, as in
+torch, whatever the optimizer does next. `no_sync()` skips that averaging (local accumulation); the next
+synchronised backward averages the accumulated gradients, which is what torch's buckets do.
+"""
+from __future__ import annotations
+
+import contextlib
+from typing import Any, Dict, Iterator, List, Optional, Sequence
+
+import numpy as np
+
+from ... import _transport as tr
+from ... import distributed_c10d as c10d
+from ._wrapper import ModuleWrapper, module_buffers, module_parameters
+
+
+class DistributedDataParallel(ModuleWrapper):
+    """Data parallelism over the ranks of `process_group` (default: all ranks)."""
+
+    def __init__(self, module: Any, device_ids: Optional[Sequence[Any]] = None, output_device: Any = None,
+                 dim: int = 0, broadcast_buffers: bool = True, process_group: Any = None, bucket_cap_mb: int = 25,
+                 find_unused_parameters: bool = False, check_reduction: bool = False,
+                 gradient_as_bucket_view: bool = False, static_graph: bool = False) -> None:
+        super().__init__(module)
+        self.process_group = c10d._group(process_group)
+        if self.process_group is None:
+            raise RuntimeError("DistributedDataParallel: this rank is not a member of process_group")
+        self.device_ids = list(device_ids) if device_ids is not None else None
+        self.output_device = output_device
+        self.dim = dim
+        self.broadcast_buffers = broadcast_buffers
+        self.find_unused_parameters = find_unused_parameters
+        self.require_backward_grad_sync = True
+        self._params: List[Any] = [p for p in module_parameters(module) if bool(getattr(p, "requires_grad", True))]
+        if not self._params:
+            raise RuntimeError("DistributedDataParallel is not needed when a module doesn't have any parameter "
+                               "that requires a gradient.")
+        self._armed = False
+        self._queued = False
+        self._sync_tensors(self._params + module_buffers(module))
+        self._hook_handles = [p.register_hook(self._grad_hook) for p in self._params]
+
+    # -------------------------------------------------------------------------------------------- sync
+    def _sync_tensors(self, tensors: Sequence[Any]) -> None:
+        """Broadcast the tensors of the group's first rank, one flat transfer per dtype."""
+        c10d._group(self.process_group)  # bound the transfers by the group's timeout
+        src = self.process_group.ranks[0]
+        by_dtype: Dict[Any, List[Any]] = {}
+        for t in tensors:
+            by_dtype.setdefault(t.dtype, []).append(t)
+        for group in by_dtype.values():
+            arrays = [tr.to_numpy(t) for t in group]
+            flat = tr.concat_flat(arrays).astype(arrays[0].dtype, copy=False)
+            out = tr.broadcast_array(flat, self.process_group.ranks.index(src), self.process_group.ms_group,
+                                     self.process_group.size(), self.process_group.ms_group == c10d._world().ms_group,
+                                     "DistributedDataParallel broadcast")
+            if c10d.get_rank() != src:
+                offset = 0
+                for t, a in zip(group, arrays):
+                    c10d._write(t, out[offset:offset + a.size])
+                    offset += a.size
+
+    def _grad_hook(self, grad: Any) -> Any:
+        if self._armed and not self._queued:
+            from mindtorch.torch import _ms
+
+            _ms.queue_backward_final_callback(self._reduce_grads)
+            self._queued = True
+        return grad
+
+    def _reduce_grads(self) -> None:
+        """End of backward: .grad <- mean over ranks (parameters without a grad contribute zeros)."""
+        self._queued = False
+        self._armed = False
+        n = self.process_group.size()
+        if n == 1:
+            return
+        c10d._group(self.process_group)  # bound the all-reduce by the group's timeout
+        by_dtype: Dict[Any, List[Any]] = {}
+        for p in self._params:
+            by_dtype.setdefault(p.dtype, []).append(p)
+        for params in by_dtype.values():
+            grads = [p.grad for p in params]
+            arrays = [tr.to_numpy(g) if g is not None else np.zeros(tuple(p.shape), tr.to_numpy(p).dtype)
+                      for p, g in zip(params, grads)]
+            flat = tr.concat_flat(arrays).astype(arrays[0].dtype, copy=False)
+            if tr.can_sum_natively(params[0].dtype):
+                import mindspore as ms
+
+                out = ms.Tensor.asnumpy(tr.allreduce_sum_native(ms.Tensor(flat), self.process_group.ms_group,
+                                                                "DistributedDataParallel all_reduce"))
+            else:
+                out = tr.reduce_arrays(tr.allgather_array(flat, self.process_group.ms_group, n,
+                                                          "DistributedDataParallel all_reduce"), "sum")
+            out = (out / n).astype(flat.dtype, copy=False)
+            offset = 0
+            for p, g, a in zip(params, grads, arrays):
+                piece = out[offset:offset + a.size].reshape(a.shape)
+                offset += a.size
+                if g is not None:
+                    c10d._write(g, piece)
+                elif piece.any():  # used on another rank only: torch gives this rank the averaged grad too
+                    p.grad = tr.from_numpy(piece, p)
+
+    # -------------------------------------------------------------------------------------------- torch API
+    def forward(self, *inputs: Any, **kwargs: Any) -> Any:
+        # torch decides at forward time whether the coming backward synchronises.
+        self._armed = self.require_backward_grad_sync
+        self._queued = False
+        if self.broadcast_buffers and module_buffers(self.module):
+            self._sync_tensors(module_buffers(self.module))
+        return self.module(*inputs, **kwargs)
+
+    @contextlib.contextmanager
+    def no_sync(self) -> Iterator[None]:
+        """Backward passes inside accumulate gradients locally, without averaging across ranks."""
+        old = self.require_backward_grad_sync
+        self.require_backward_grad_sync = False
+        try:
+            yield
+        finally:
+            self.require_backward_grad_sync = old

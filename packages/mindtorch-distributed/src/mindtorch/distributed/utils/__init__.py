@@ -1,0 +1,1 @@
+"""torch.utils.* pieces that belong to the distributed package."""
