@@ -8,6 +8,8 @@ The digits data set (1,797 8x8 scans of handwritten digits) is written once to M
 (idx files, upscaled to 28x28) and read back with `torchvision.datasets.MNIST`, so the real MNIST code path
 runs. Everything after the first line is plain PyTorch.
 """
+from mindtorch.tools import mstorch_enable  # noqa: F401  (from here on, `import torch` is mindtorch.torch)
+
 import argparse  # noqa: E402
 import os  # noqa: E402
 import struct  # noqa: E402
@@ -19,7 +21,6 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
-from mindtorch.tools import mstorch_enable  # noqa: F401  (from here on, `import torch` is mindtorch.torch)
 from torch.utils.data import DataLoader  # noqa: E402
 from torchvision import datasets, transforms  # noqa: E402
 

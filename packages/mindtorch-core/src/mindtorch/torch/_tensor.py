@@ -281,11 +281,14 @@ class Tensor(TensorAutogradMixin, _MsTensor):
 
     # ------------------------------------------------------------------------------- to python/numpy
     def numpy(self) -> np.ndarray:
-        """A numpy array sharing memory with this tensor (torch's contract)."""
+        """A numpy array sharing memory with this tensor (torch's contract).
+
+        Deviation from torch: a tensor that requires grad is not refused. `mindspore.value_and_grad` marks its
+        inputs and its returned loss as requiring grad, and the manual's functional loop prints `loss.numpy()`;
+        the values are the same either way (the array is outside autograd, as torch's `detach().numpy()`).
+        """
         if self.dtype == D.bfloat16:
             raise TypeError("Got unsupported ScalarType BFloat16")
-        if getattr(self, "_requires_grad", False):
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         return self.asnumpy()
 
     def item(self) -> Any:  # type: ignore[override]

@@ -24,6 +24,21 @@ _NON_LEAF_GRAD_WARNING = (
     "you access the leaf Tensor instead.")
 
 
+def _contiguous_grad(grad: Any) -> Any:
+    return grad if grad.is_contiguous() else grad.contiguous()
+
+
+def ensure_contiguous_leaf_grad(t: Any) -> None:
+    """Work around a MindSpore 2.10 bug (measured on CPU): when a leaf already holds a `.grad`, accumulating an
+    incoming gradient that is a non-contiguous view (the gradient through `transpose(w)`, as in every Linear
+    layer) adds the two buffers element by element ignoring strides, which silently permutes the gradient.
+    It broke `zero_grad()` + `backward()` and plain gradient accumulation. A hook that hands the accumulator a
+    contiguous gradient avoids it; installed once per leaf that requires grad."""
+    d = t.__dict__
+    if "_mt_contiguous_grad_hook" not in d:
+        d["_mt_contiguous_grad_hook"] = _MsTensor.register_hook(t, _contiguous_grad)
+
+
 def _as_torch(t: Any) -> Any:
     """Re-class a plain MindSpore tensor as ours (zero-copy)."""
     if type(t) is _MsTensor:
@@ -124,6 +139,8 @@ class TensorAutogradMixin:
             # the moment to switch it back on.
             _ms.enable_grad_recording()
         _MsTensor.requires_grad_(self, requires_grad)
+        if requires_grad:
+            ensure_contiguous_leaf_grad(self)
         return self
 
     @property

@@ -27,6 +27,7 @@ from .. import _dtype as D
 from .. import _ms
 from .._tensor import Tensor, from_numpy_array
 from .._tensor_str import tensor_repr
+from ..autograd._tensor_mixin import ensure_contiguous_leaf_grad
 
 _MsTensor = ms.Tensor
 _MsParameter = ms.Parameter
@@ -86,6 +87,8 @@ class Parameter(Tensor, _MsParameter):
         # ms.Parameter.__init__ only records metadata: with a Tensor it re-initialises the C++ object with the
         # same dtype/shape, which keeps the data set in __new__ (checked on MindSpore 2.10).
         _MsParameter.__init__(self, self, name=name, requires_grad=bool(requires_grad))
+        if requires_grad:
+            ensure_contiguous_leaf_grad(self)
         if data is not None and isinstance(data, Tensor):
             dev = data.__dict__.get("_device")
             if dev is not None:
@@ -100,6 +103,8 @@ class Parameter(Tensor, _MsParameter):
     def requires_grad(self, value: bool) -> None:
         # ms.Parameter's setter updates both `param_info` (trainable_params()) and the tape flag.
         _MsParameter.requires_grad.fset(self, bool(value))
+        if value:
+            ensure_contiguous_leaf_grad(self)
 
     def requires_grad_(self, requires_grad: bool = True) -> "Parameter":
         self.requires_grad = requires_grad
