@@ -29,7 +29,7 @@ TARGETS = ("CPU", "GPU", "Ascend")
 # installed from that file only: asking an index for "torch==2.13.0" returns a multi-GB CUDA build.
 TORCH_REF_WHEEL = "torch-2.13.0+cpu-*.whl"
 
-nox.options.sessions = ["lint", "tests"]
+nox.options.sessions = ["lint", "tests", "examples"]
 nox.options.reuse_existing_virtualenvs = True
 # uv installs MindSpore's 800 MB wheel in seconds from its cache; plain virtualenv+pip is the fallback.
 nox.options.default_venv_backend = "uv|virtualenv"
@@ -83,6 +83,14 @@ def tests(session: nox.Session, package: str, target: str) -> None:
     env = {"MINDTORCH_DEVICE_TARGET": target, "GLOG_v": "3"}
     args = session.posargs or ["-q", "-p", "no:cacheprovider", "--timeout=900"]
     session.run("python", "-m", "pytest", f"packages/mindtorch-{package}/tests", *args, env=env)
+
+
+@nox.session
+def examples(session: nox.Session) -> None:
+    """The examples (manual's LeNet in three forms, ResNet-18, LSTM, the demo for one epoch) as real scripts."""
+    session.install(*PACKAGES["vision"], "pytest>=7", "pytest-timeout>=2", "scikit-learn", "tqdm")
+    session.run("python", "-m", "pytest", "examples/tests", "-q", "-p", "no:cacheprovider", "--timeout=900",
+                *session.posargs, env={"GLOG_v": "3"})
 
 
 @nox.session

@@ -87,6 +87,25 @@ def cases(torch, ta, inp, hann: str, kaiser: str) -> dict:
         "dcshift": lambda: F.dcshift(w, 0.2, 0.05),
         "riaa_biquad": lambda: F.riaa_biquad(w, 44100),
         "deemph_biquad": lambda: F.deemph_biquad(w, 44100),
+        "spectrogram_complex": lambda: _ri(torch, F.spectrogram(w, 0, win, 128, 32, 128, None, False)),
+        "spectrogram_norm_frame_length": lambda: F.spectrogram(w, 0, win, 128, 32, 128, 2.0, "frame_length"),
+        "spectrogram_onesided_false": lambda: F.spectrogram(w[0], 0, win, 128, 64, 128, 2.0, False,
+                                                            onesided=False),
+        "griffinlim_momentum0": lambda: F.griffinlim(s[:1, :, :12], torch.hann_window(128), 128, 32, 128, 1.0, 3,
+                                                     0.0, 352, False),
+        "amplitude_to_DB_4d": lambda: F.amplitude_to_DB(s.reshape(2, 1, 65, 40), 10.0, 1e-10, 0.0, 30.0),
+        "convolve": lambda: F.convolve(w, w[:, :50]),
+        "fftconvolve_same": lambda: F.fftconvolve(w, w[:, :51], mode="same"),
+        "mu_law_encoding_8": lambda: F.mu_law_encoding(w * 2, 8),
+        # kaldi.resample_waveform (0.12) was removed in 2.x; it was F.resample with Kaldi's defaults
+        "kaldi_resample_waveform": lambda: (K.resample_waveform(w, 8000, 6000) if hasattr(K, "resample_waveform")
+                                            else F.resample(w, 8000, 6000, lowpass_filter_width=6, rolloff=0.99)),
+        "T_Spectrogram_complex": lambda: _ri(torch, T.Spectrogram(n_fft=64, power=None)(sh)),
+        "T_Spectrogram_batched": lambda: T.Spectrogram(n_fft=64, hop_length=16, pad=3)(w.reshape(1, 2, 4000)),
+        "T_MelScale_slaney": lambda: T.MelScale(12, SR, n_stft=65, norm="slaney", mel_scale="slaney")(s),
+        "T_MFCC_ortho_none": lambda: T.MFCC(SR, n_mfcc=8, norm=None, melkwargs={"n_fft": 128, "n_mels": 16})(sh),
+        "T_AmplitudeToDB_mag": lambda: T.AmplitudeToDB("magnitude", None)(s),
+        "T_Resample_kaiser": lambda: T.Resample(8000, 4410, resampling_method=kaiser)(sh),
         # transforms
         "T_Spectrogram": lambda: T.Spectrogram(n_fft=128, hop_length=40)(w),
         "T_MelSpectrogram": lambda: T.MelSpectrogram(SR, n_fft=128, hop_length=32, n_mels=20)(w),
@@ -183,4 +202,41 @@ def grad_cases(torch, ta, inp) -> dict:
         F.resample(x, 8000, 6000).pow(2).sum().backward()
         return x.grad
 
-    return {"grad_mel": mel, "grad_mfcc": mfcc, "grad_lfilter": lfilter, "grad_resample": resample}
+    # |z|'s gradient is z / |z|: ill-conditioned for bins with tiny |z| (float32 DFT rounding turns it), so the
+    # magnitude cases use the noisy first channel, whose bins are all well above rounding noise
+    def spec_p1():
+        x = torch.tensor(inp["short"][:1], requires_grad=True)
+        silent = torch.cat([torch.zeros(1, 64), x], 1)  # exact zeros: |z| at z == 0 has a zero gradient
+        F.spectrogram(silent, 4, torch.hann_window(64), 64, 16, 64, 1.0, True).sum().backward()
+        return x.grad
+
+    def spec_complex():
+        x = torch.tensor(inp["short"][:1], requires_grad=True)
+        c = F.spectrogram(x, 0, torch.hann_window(64), 64, 16, 64, None, True)
+        (torch.real(c).pow(2).sum() + c.abs().sum()).backward()
+        return x.grad
+
+    return {"grad_spec_p1": spec_p1, "grad_spec_complex": spec_complex, "grad_mel": mel, "grad_mfcc": mfcc,
+            "grad_lfilter": lfilter, "grad_resample": resample}
+
+
+def model_weights(state_dict_shapes: dict) -> dict:
+    """Deterministic model weights, by sorted key (small scale keeps the 11 layers from saturating)."""
+    rng = np.random.default_rng(7)
+    out = {}
+    for k in sorted(state_dict_shapes):
+        shape = tuple(state_dict_shapes[k])
+        fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else 1
+        out[k] = (rng.standard_normal(shape) / np.sqrt(fan_in)).astype(np.float32)
+    return out
+
+
+def small_models(models) -> dict:
+    """Model constructors and input shapes for the model reference cases."""
+    return {
+        "wav2letter": (lambda: models.Wav2Letter(num_classes=5, input_type="mfcc", num_features=13), (2, 13, 40)),
+        "deepspeech": (lambda: models.DeepSpeech(n_feature=13, n_hidden=32, n_class=5), (2, 1, 10, 13)),
+        "convtasnet": (lambda: models.ConvTasNet(num_sources=2, enc_kernel_size=8, enc_num_feats=16,
+                                                 msk_kernel_size=3, msk_num_feats=8, msk_num_hidden_feats=16,
+                                                 msk_num_layers=2, msk_num_stacks=1), (1, 1, 400)),
+    }

@@ -3,12 +3,13 @@ random masking, Wav2Letter with torchaudio's weights, and errors."""
 import json
 from pathlib import Path
 
+import numpy as np
+import pytest
+from audio_cases import SR, grad_cases, model_weights, module_specs, small_models
+
 import mindtorch.torch as torch
 import mindtorch.torch.nn as nn
 import mindtorch.torchaudio as ta
-import numpy as np
-import pytest
-from audio_cases import SR, grad_cases, module_specs
 
 FIX = Path(__file__).parent / "fixtures"
 REF = np.load(FIX / "reference.npz")
@@ -70,13 +71,15 @@ def test_masking_properties():
     assert ((iid == 5.0) | (iid == 1.0)).all()
 
 
-def test_wav2letter_with_torchaudio_weights():
-    model = ta.models.Wav2Letter(num_classes=5, input_type="mfcc", num_features=13).eval()
-    sd = {k[len("w2l."):]: torch.tensor(REF[k]) for k in REF.files if k.startswith("w2l.")}
-    assert sorted(model.state_dict().keys()) == sorted(sd)
-    model.load_state_dict(sd)
-    out = model(torch.tensor(REF["w2l_input"])).detach().numpy()
-    np.testing.assert_allclose(out, REF["w2l_output"], rtol=1e-4, atol=1e-5)
+@pytest.mark.parametrize("name", sorted(small_models(ta.models)))
+def test_small_models_match_torchaudio(name):
+    make, _ = small_models(ta.models)[name]
+    model = make().eval()
+    assert list(model.state_dict().keys()) == REF[f"{name}_keys"].tolist()
+    shapes = {k: tuple(v.shape) for k, v in model.state_dict().items()}
+    model.load_state_dict({k: torch.tensor(v) for k, v in model_weights(shapes).items()})
+    out = model(torch.tensor(REF[f"{name}_input"])).detach().numpy()
+    np.testing.assert_allclose(out, REF[f"{name}_output"], rtol=1e-4, atol=1e-4)
 
 
 def test_errors():
@@ -95,3 +98,30 @@ def test_errors():
     np.testing.assert_array_equal(
         ta.functional.resample(w, 8000, 6000, resampling_method="kaiser_window").numpy(),
         ta.functional.resample(w, 8000, 6000, resampling_method="sinc_interp_kaiser").numpy())
+
+
+def test_lfilter_numpy_loop_matches_scipy():
+    # the loop used when scipy is absent, against scipy.signal.lfilter (the reference for the recursion)
+    signal = pytest.importorskip("scipy.signal")
+    from mindtorch.torchaudio.functional.filtering import _iir_loop
+
+    x = np.random.default_rng(3).standard_normal((2, 3, 200))
+    a = np.array([[1.0, -0.5, 0.1], [1.0, 0.2, 0.0], [1.0, -1.2, 0.5]])
+    ref = np.stack([signal.lfilter([1.0], a[c], x[:, c], axis=-1) for c in range(3)], 1)
+    np.testing.assert_allclose(_iir_loop(x, a), ref, rtol=1e-10, atol=1e-12)
+
+
+def test_dither_is_small_random_noise():
+    torch.manual_seed(0)
+    w = torch.tensor(INPUTS["short"])
+    for kind in ("TPDF", "RPDF"):
+        d = (ta.functional.dither(w, kind) - w).numpy()
+        assert d.shape == (2, 600) and 0 < np.abs(d).max() < 1e-3  # about one 16-bit step
+    # torchaudio's GPDF adds a sum of uniforms of about unit scale (real torchaudio measured max |noise| ~1.2)
+    g = (ta.functional.dither(w, "GPDF") - w).numpy()
+    assert np.isfinite(g).all() and 0.05 < np.abs(g).max() < 5
+    pcm = w[:1] * 32768  # Kaldi works on int16-scaled samples: dither=1.0 is noise of one quantisation step
+    plain = ta.compliance.kaldi.fbank(pcm, sample_frequency=SR, dither=0.0).numpy()
+    noisy = ta.compliance.kaldi.fbank(pcm, sample_frequency=SR, dither=1.0).numpy()
+    assert plain.shape == noisy.shape and not np.array_equal(plain, noisy)
+    np.testing.assert_allclose(noisy, plain, atol=0.5)

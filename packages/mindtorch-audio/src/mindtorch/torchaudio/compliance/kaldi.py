@@ -812,3 +812,12 @@ def mfcc(
 
     feature = _subtract_column_mean(feature, subtract_mean)
     return feature
+
+
+def resample_waveform(waveform: Tensor, orig_freq: float, new_freq: float, lowpass_filter_width: int = 6) -> Tensor:
+    r"""torchaudio 0.12's kaldi.resample_waveform: band-limited sinc resampling as Kaldi's LinearResample
+    (the same computation as ``torchaudio.functional.resample`` with a Hann-windowed sinc and rolloff 0.99).
+
+    waveform (..., time) -> (..., ceil(time * new_freq / orig_freq))."""
+    return _F.resample(waveform, orig_freq, new_freq, lowpass_filter_width=lowpass_filter_width, rolloff=0.99,
+                       resampling_method="sinc_interpolation")

@@ -923,26 +923,29 @@ def highpass_biquad(waveform: Tensor, sample_rate: int, cutoff_freq: float, Q: f
     return biquad(waveform, b0, b1, b2, a0, a1, a2)
 
 
-def _iir_numpy(x: np.ndarray, a_norm: np.ndarray) -> np.ndarray:
-    """y[n] = x[n] - sum_k a[k] y[n-k] per (batch, channel); x (B, C, N), a_norm (C, order) with a[:, 0] == 1.
-
-    The recursion runs on the host: as one MindSpore op per sample it would cost ~50 us x N (DESIGN.md §5).
-    scipy's C loop when scipy is installed, else a numpy loop vectorised over batch and channels."""
-    try:
-        from scipy.signal import lfilter as _sp_lfilter
-    except ImportError:  # pragma: no cover - scipy is optional
-        _sp_lfilter = None
-    if _sp_lfilter is not None:
-        out = np.empty_like(x)
-        for c in range(x.shape[1]):
-            out[:, c] = _sp_lfilter(np.ones(1, dtype=x.dtype), a_norm[c], x[:, c], axis=-1)
-        return out
+def _iir_loop(x: np.ndarray, a_norm: np.ndarray) -> np.ndarray:
+    """The recursion as a numpy loop over time, vectorised over batch and channels (used without scipy)."""
     n_order = a_norm.shape[1]
     a_flipped = a_norm[:, :0:-1]  # a[order-1], ..., a[1]
     padded = np.zeros(x.shape[:2] + (x.shape[2] + n_order - 1,), dtype=x.dtype)
     for i in range(x.shape[2]):
         padded[:, :, i + n_order - 1] = x[:, :, i] - (padded[:, :, i:i + n_order - 1] * a_flipped).sum(-1)
     return padded[:, :, n_order - 1:]
+
+
+def _iir_numpy(x: np.ndarray, a_norm: np.ndarray) -> np.ndarray:
+    """y[n] = x[n] - sum_k a[k] y[n-k] per (batch, channel); x (B, C, N), a_norm (C, order) with a[:, 0] == 1.
+
+    The recursion runs on the host: as one MindSpore op per sample it would cost ~50 us x N (DESIGN.md §5).
+    scipy's C loop when scipy is installed, else the numpy loop."""
+    try:
+        from scipy.signal import lfilter as _sp_lfilter
+    except ImportError:  # pragma: no cover - scipy is optional
+        return _iir_loop(x, a_norm)
+    out = np.empty_like(x)
+    for c in range(x.shape[1]):
+        out[:, c] = _sp_lfilter(np.ones(1, dtype=x.dtype), a_norm[c], x[:, c], axis=-1)
+    return out
 
 
 def _frames(x: Tensor, size: int) -> Tensor:

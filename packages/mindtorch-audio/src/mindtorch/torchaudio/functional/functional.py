@@ -85,19 +85,19 @@ def spectrogram(
             :attr:`center` is ``True``. Default: ``"reflect"``
         onesided (bool, optional): controls whether to return half of results to
             avoid redundancy. Default: ``True``
-        return_complex (bool, optional):
-            Deprecated and not used.
+        return_complex (bool, optional): torchaudio 0.12: with ``power=None``, ``False`` returns the
+            pseudo-complex layout (real and imaginary parts in a last dimension of size 2), deprecated.
 
     Returns:
         Tensor: Dimension `(..., freq, time)`, freq is
         ``n_fft // 2 + 1`` and ``n_fft`` is the number of
         Fourier bins, and time is the number of window hops (n_frame).
     """
-    if return_complex is not None:
+    if return_complex is False and power is None:
+        # torchaudio 0.12: the pseudo-complex (..., 2) layout is still produced, with a deprecation warning
         warnings.warn(
-            "`return_complex` argument is now deprecated and is not effective."
-            "`torchaudio.functional.spectrogram(power=None)` always returns a tensor with "
-            "complex dtype. Please remove the argument in the function call."
+            "The use of pseudo complex type in spectrogram is now deprecated. "
+            "Please migrate to native complex type by providing `return_complex=True`."
         )
 
     if pad > 0:
@@ -110,8 +110,14 @@ def spectrogram(
     shape = waveform.size()
     waveform = waveform.reshape(-1, shape[-1])
 
+    # MindSpore 2.10 has no gradient for complex Mul/Div: the window normalisation scales the window (the STFT is
+    # linear in it) instead of the complex result, and magnitudes are computed from the real (..., 2) layout.
+    if window_norm:
+        window = window / window.pow(2.0).sum().sqrt()
+    want_complex = power is None and return_complex is not False
+
     # default values are consistent with librosa.core.spectrum._spectrogram
-    spec_f = torch.stft(
+    spec = torch.stft(
         input=waveform,
         n_fft=n_fft,
         hop_length=hop_length,
@@ -121,19 +127,23 @@ def spectrogram(
         pad_mode=pad_mode,
         normalized=frame_length_norm,
         onesided=onesided,
-        return_complex=True,
+        return_complex=want_complex,
     )
 
     # unpack batch
-    spec_f = spec_f.reshape(shape[:-1] + spec_f.shape[-2:])
-
-    if window_norm:
-        spec_f /= window.pow(2.0).sum().sqrt()
-    if power is not None:
-        if power == 1.0:
-            return spec_f.abs()
-        return spec_f.abs().pow(power)
-    return spec_f
+    spec = spec.reshape(shape[:-1] + spec.shape[-2 if want_complex else -3:])
+    if power is None:
+        return spec
+    re, im = spec[..., 0], spec[..., 1]
+    mag2 = re * re + im * im
+    if power == 2.0:
+        return mag2
+    # |z| with torch's zero gradient at z == 0 (sqrt's derivative is infinite there)
+    nonzero = mag2 > 0
+    mag = torch.where(nonzero, torch.where(nonzero, mag2, torch.ones_like(mag2)).sqrt(), torch.zeros_like(mag2))
+    if power == 1.0:
+        return mag
+    return mag.pow(power)
 
 
 def inverse_spectrogram(

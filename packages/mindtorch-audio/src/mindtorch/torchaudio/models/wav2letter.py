@@ -1,3 +1,5 @@
+"""Wav2Letter (torchaudio.models.Wav2Letter): the convolutional speech recognition model."""
+# Adapted from torchaudio (BSD 2-Clause License, Copyright (c) 2017 Facebook Inc. (Soumith Chintala)).
 import mindtorch.torch.nn as nn
 from mindtorch.torch import Tensor
 

@@ -48,8 +48,8 @@ class Spectrogram(torch.nn.Module):
             :attr:`center` is ``True``. (Default: ``"reflect"``)
         onesided (bool, optional): controls whether to return half of results to
             avoid redundancy (Default: ``True``)
-        return_complex (bool, optional):
-            Deprecated and not used.
+        return_complex (bool, optional): with ``power=None``, ``False`` gives torchaudio 0.12's deprecated
+            pseudo-complex layout (..., 2); None/True give a complex tensor.
 
     Example
         >>> waveform, sample_rate = torchaudio.load("test.wav", normalize=True)
@@ -88,12 +88,8 @@ class Spectrogram(torch.nn.Module):
         self.center = center
         self.pad_mode = pad_mode
         self.onesided = onesided
-        if return_complex is not None:
-            warnings.warn(
-                "`return_complex` argument is now deprecated and is not effective."
-                "`torchaudio.transforms.Spectrogram(power=None)` always returns a tensor with "
-                "complex dtype. Please remove the argument in the function call."
-            )
+        # torchaudio 0.12: return_complex=False with power=None gives the (deprecated) pseudo-complex layout
+        self.return_complex = return_complex
 
     def forward(self, waveform: Tensor) -> Tensor:
         r"""
@@ -117,6 +113,7 @@ class Spectrogram(torch.nn.Module):
             self.center,
             self.pad_mode,
             self.onesided,
+            self.return_complex,
         )
 
 
@@ -460,11 +457,22 @@ class InverseMelScale(torch.nn.Module):
         sample_rate: int = 16000,
         f_min: float = 0.0,
         f_max: Optional[float] = None,
+        max_iter: int = 100000,
+        tolerance_loss: float = 1e-5,
+        tolerance_change: float = 1e-8,
+        sgdargs: Optional[dict] = None,
         norm: Optional[str] = None,
         mel_scale: str = "htk",
         driver: str = "gels",
     ) -> None:
+        # torchaudio 0.12's signature (max_iter, tolerance_*, sgdargs: its SGD solver) is accepted so positional
+        # calls keep working; the solution is computed as later torchaudio does, by least squares + relu (the
+        # minimiser 0.12's randomly initialised SGD iterates towards), which is deterministic and fast.
         super(InverseMelScale, self).__init__()
+        self.max_iter = max_iter
+        self.tolerance_loss = tolerance_loss
+        self.tolerance_change = tolerance_change
+        self.sgdargs = sgdargs or {"lr": 0.1, "momentum": 0.9}
         self.n_stft = n_stft
         self.n_mels = n_mels
         self.sample_rate = sample_rate

@@ -5,9 +5,9 @@ framing is a `gather` with a (frames, n_fft) index, the DFT is a matmul with cos
 float64 on the host, cast to the input's dtype), the inverse is the matching real matmul followed by an
 overlap-add made of ceil(n_fft / hop) shifted pads. (MindSpore's `conv_transpose1d` as overlap-add took
 24 s for one second of audio on CPU; the pads take milliseconds.) Complex results are assembled with
-`ops.complex` at the end: MindSpore 2.10 does not propagate gradients through complex tensors on CPU, so
-code that needs gradients should use `return_complex=False` (real/imag in the last dim) — torchaudio's
-power spectrogram in mindtorch does.
+`ops.Complex`, which is differentiable (as are real/imag/abs of it); MindSpore 2.10 has no gradient for
+complex Mul/Div on CPU, so code that scales a complex spectrum and needs gradients should work on the
+`return_complex=False` layout (mindtorch.torchaudio's spectrogram does).
 """
 from __future__ import annotations
 

@@ -5,18 +5,20 @@ from __future__ import annotations
 from typing import Any, Tuple
 
 import mindtorch.torch as torch
-from mindtorch.torch import Tensor, nn
+from mindtorch.torch import Tensor
 
+from .._module import Module
 from ..transforms import functional as F
 from ..transforms.functional import InterpolationMode
 
 __all__ = ["ImageClassification", "InterpolationMode"]
 
 
-class ImageClassification(nn.Module):
+class ImageClassification(Module):
     """resize(resize_size) -> center_crop(crop_size) -> float in [0, 1] -> normalize(mean, std).
 
-    Accepts PIL images and (C, H, W) / (B, C, H, W) tensors; returns float (…, 3, crop_size, crop_size) tensors.
+    A `nn.Module` (vision's base, whose `str()` is this repr). Accepts PIL images and (C, H, W) / (B, C, H, W)
+    tensors; returns float (..., 3, crop_size, crop_size) tensors.
     """
 
     def __init__(
