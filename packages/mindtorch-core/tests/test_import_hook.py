@@ -74,3 +74,24 @@ def test_real_torch_imported_first_then_hook(reftorch):
     """)
     assert r.returncode == 0, r.stderr
     assert "ok" in r.stdout
+
+
+def test_missing_distribution_names_the_package_to_install():
+    """Under the hook, `import torchvision`/`torchaudio` without their distribution says what to pip install
+    (in the core-only nox session neither is installed; elsewhere this checks they resolve to mindtorch)."""
+    import importlib.util
+
+    for alias, dist in (("torchvision", "mindtorch-vision"), ("torchaudio", "mindtorch-audio")):
+        installed = importlib.util.find_spec(f"mindtorch.{alias}") is not None
+        r = _run(f"""
+            from mindtorch.tools import mstorch_enable
+            try:
+                import {alias}
+                print("IMPORTED", {alias}.__name__)
+            except ModuleNotFoundError as e:
+                print("MNF:", e)
+        """)
+        if installed:
+            assert f"IMPORTED mindtorch.{alias}" in r.stdout, r.stderr
+        else:
+            assert "MNF:" in r.stdout and f"pip install {dist}" in r.stdout, r.stdout + r.stderr

@@ -124,8 +124,8 @@ def test_uniform_family_bounds_from_torch_formulas(reftorch, fn, kwargs):
         gain = reftorch.nn.init.calculate_gain(kwargs.get("nonlinearity", "leaky_relu"), kwargs.get("a", 0))
         bound = gain * math.sqrt(3.0 / fan)
     _uniform_check(getattr(init, fn)(m, **kwargs).detach().numpy(), -bound, bound)
-    # torch's own draw obeys the same bound (sanity of the formula above)
-    assert float(getattr(reftorch.nn.init, fn)(r, **kwargs).detach().abs().max()) <= bound
+    # torch's own draw obeys the same bound (sanity of the formula above; float32 rounding of the bound)
+    assert float(getattr(reftorch.nn.init, fn)(r, **kwargs).detach().abs().max()) <= bound * (1 + 1e-6)
 
 
 @pytest.mark.parametrize("fn,kwargs", [

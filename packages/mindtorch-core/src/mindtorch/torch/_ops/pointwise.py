@@ -224,6 +224,10 @@ def pow(input: Any, exponent: Any) -> Any:
         return a if exponent else mint.logical_or(a, mint.logical_not(a))  # b ** True = b, b ** False = True
     if id(d) in _INTS and not isinstance(exponent, _MsTensor) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if not isinstance(b, _MsTensor) and d in D.all_float_type:
+        # mint's PowTensorScalar has no second-order gradient on MindSpore 2.10 ("invalid 'exponent' type:
+        # Float64" under create_graph); the legacy Pow kernel differentiates twice.
+        return _shape_error(ops.pow, a, b)
     return _shape_error(mint.pow, a, b)
 
 
