@@ -55,7 +55,9 @@ def interleaved(variants: Dict[str, Callable[[], None]], rounds: int, steps: int
 
 
 # ------------------------------------------------------------------------------------------- train steps
-def train_variants(model_name: str, with_torch: bool, with_jit: bool = True) -> Dict[str, Callable[[], None]]:
+def train_variants(model_name: str, with_torch: bool, with_jit: bool = True,
+                   only: str = "") -> Dict[str, Callable[[], None]]:
+    """The train-step callables of one model; `only` builds just that variant (memory runs)."""
     import mindspore as ms
     import numpy as np
     from models import SHAPES, mindspore_models, torch_models
@@ -68,61 +70,67 @@ def train_variants(model_name: str, with_torch: bool, with_jit: bool = True) -> 
     y_np = rng.randint(0, 10, (shape[0],)).astype(np.int64)
     out: Dict[str, Callable[[], None]] = {}
 
-    # mindtorch, backward style
-    mt.manual_seed(0)
-    net_b = getattr(torch_models(mt), model_name)()
-    opt_b = mt.optim.SGD(net_b.parameters(), lr=0.01, momentum=0.9)
+    def wanted(label: str) -> bool:
+        return not only or only == label
+
     crit = mt.nn.CrossEntropyLoss()
     xb, yb = mt.from_numpy(x_np), mt.from_numpy(y_np)
 
-    def mt_backward():
-        loss = crit(net_b(xb), yb)
-        opt_b.zero_grad()
-        loss.backward()
-        opt_b.step()
-        loss.item()
+    def mt_step(style: str) -> Callable[[], None]:
+        """mindtorch backward style, or the manual's functional style (value_and_grad + optimizer(grads))."""
+        mt.manual_seed(0)
+        net = getattr(torch_models(mt), model_name)()
+        opt = mt.optim.SGD(net.parameters(), lr=0.01, momentum=0.9)
+        if style == "backward":
+            def step():
+                loss = crit(net(xb), yb)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                loss.item()
+            return step
 
-    out["mindtorch backward"] = mt_backward
+        def forward_fn(data, label):
+            logits = net(data)
+            return crit(logits, label), logits
 
-    # mindtorch, functional style (the manual's Step 2)
-    net_f = getattr(torch_models(mt), model_name)()
-    opt_f = mt.optim.SGD(net_f.parameters(), lr=0.01, momentum=0.9)
+        grad_fn = ms.value_and_grad(forward_fn, None, opt.parameters, has_aux=True)
 
-    def forward_fn(data, label):
-        logits = net_f(data)
-        return crit(logits, label), logits
+        def fstep():
+            (loss, _), grads = grad_fn(xb, yb)
+            opt(grads)
+            loss.asnumpy()
+        return fstep
 
-    grad_fn = ms.value_and_grad(forward_fn, None, opt_f.parameters, has_aux=True)
-
-    def mt_functional():
-        (loss, _), grads = grad_fn(xb, yb)
-        opt_f(grads)
-        loss.asnumpy()
-
-    out["mindtorch functional"] = mt_functional
+    for style in ("backward", "functional"):
+        if wanted(f"mindtorch {style}"):
+            out[f"mindtorch {style}"] = mt_step(style)
 
     # native MindSpore
     msm = mindspore_models()
     xm, ym = ms.Tensor(x_np), ms.Tensor(y_np.astype(np.int32))
     loss_fn = ms.nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    for label, jit in (("MindSpore PyNative", False), ("MindSpore @jit", True)):
-        if jit and not with_jit:
-            continue
+    def native_step(jit: bool) -> Callable[[], None]:
         net = getattr(msm, model_name)()
         opt = ms.nn.Momentum(net.trainable_params(), 0.01, 0.9)
 
-        def fwd(d, l, net=net):
-            return loss_fn(net(d), l)
+        def fwd(d, lab):
+            return loss_fn(net(d), lab)
 
         gfn = ms.value_and_grad(fwd, None, opt.parameters)
 
-        def step(d, l, gfn=gfn, opt=opt):
-            loss, grads = gfn(d, l)
+        def step(d, lab):
+            loss, grads = gfn(d, lab)
             opt(grads)
             return loss
 
         stepj = ms.jit(step) if jit else step
-        out[label] = lambda stepj=stepj: stepj(xm, ym).asnumpy()
+        return lambda: stepj(xm, ym).asnumpy()
+
+    for label, jit in (("MindSpore PyNative", False), ("MindSpore @jit", True)):
+        if ((jit and not with_jit) or not wanted(label)):
+            continue
+        out[label] = native_step(jit)
 
     if with_torch:
         import torch
@@ -219,7 +227,7 @@ def rss_run(model: str, variant: str, steps: int) -> None:
 
     import psutil
 
-    variants = train_variants(model, with_torch=False, with_jit=False)
+    variants = train_variants(model, with_torch=False, with_jit=False, only=variant)
     fn = variants[variant]
     proc = psutil.Process()
     at = {}

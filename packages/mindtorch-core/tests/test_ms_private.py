@@ -163,3 +163,51 @@ def test_ms_queue_backward_final_callback_runs_after_grads_accumulate():
     _ms.run_backward((y,), (), False, False)
     assert seen[0] == "queued" and len(seen) == 2
     np.testing.assert_allclose(seen[1], [1.0, 2.0, 3.0])  # the callback saw the accumulated grad
+
+
+def test_random_op_state_replays_seeded_random_ops():
+    import mindspore as ms
+    import numpy as np
+    from mindspore import ops
+
+    from mindtorch.torch import _ms
+
+    if ms.get_seed() is None:  # unseeded, MindSpore draws fresh kernel seeds at every call (nothing to replay)
+        ms.set_seed(1234)
+    state = _ms.random_op_state()
+    a = ops.uniform((6,), ms.Tensor(0.0), ms.Tensor(1.0)).asnumpy()
+    b = ops.uniform((6,), ms.Tensor(0.0), ms.Tensor(1.0)).asnumpy()
+    assert not np.array_equal(a, b)  # the counters advance at every call
+    _ms.set_random_op_state(state)
+    np.testing.assert_array_equal(ops.uniform((6,), ms.Tensor(0.0), ms.Tensor(1.0)).asnumpy(), a)
+
+
+def test_forbid_module_in_graph_makes_ast_compile_fail_naming_the_function(tmp_path, monkeypatch):
+    import importlib.util
+    import sys
+
+    import mindspore as ms
+    import numpy as np
+    import pytest
+
+    from mindtorch.torch import _ms
+
+    (tmp_path / "mt_forbidden_probe.py").write_text("def double(x):\n    return x * 2\n")
+    spec = importlib.util.spec_from_file_location("mt_forbidden_probe", tmp_path / "mt_forbidden_probe.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    monkeypatch.setitem(sys.modules, "mt_forbidden_probe", mod)  # MindSpore's parser resolves names by module
+    double = mod.double
+
+    def f(x):
+        return double(x)
+
+    def g(x):
+        return double(x)
+
+    assert not _ms.is_module_forbidden_in_graph("mt_forbidden_probe")
+    np.testing.assert_array_equal(ms.jit(f)(ms.Tensor(np.ones(2, np.float32))).asnumpy(), [2.0, 2.0])
+    _ms.forbid_module_in_graph("mt_forbidden_probe")
+    assert _ms.is_module_forbidden_in_graph("mt_forbidden_probe")
+    with pytest.raises(RuntimeError, match="mt_forbidden_probe.double' is not supported"):
+        ms.jit(g)(ms.Tensor(np.ones(2, np.float32)))

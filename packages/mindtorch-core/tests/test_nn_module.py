@@ -514,12 +514,13 @@ def test_jit_function_calling_a_module():
     w1 = RNG.standard_normal((4, 3)).astype(np.float32)
     net = _mlp(torch, w1, np.zeros(4, np.float32), np.ones((2, 4), np.float32))
 
-    class Plain(nn.Module):  # ms.jit parses construct -> forward; keep to MindSpore-parsable ops
+    class Plain(nn.Module):  # ms.jit parses construct; keep to MindSpore-parsable ops
         def __init__(self, inner):
             super().__init__()
             self.inner = inner
 
-        def forward(self, x):
+        # MindSpore-style `construct`: a torch-style `forward` is refused by graph compilation (jit/_graph.py)
+        def construct(self, x):
             return ms.ops.matmul(x, self.inner.w1.T)
 
     p = Plain(net)
@@ -693,7 +694,9 @@ def test_graph_mode_call_goes_through_cell_compile():
             super().__init__()
             self.w = nn.Parameter(torch.from_numpy(np.arange(6, dtype=np.float32).reshape(2, 3)))
 
-        def forward(self, x):  # MindSpore ops only: GRAPH_MODE ignores Tensor subclasses (DESIGN.md §4)
+        # MindSpore ops only, as MindSpore-style `construct`: GRAPH_MODE ignores Tensor subclasses (DESIGN.md §4),
+        # so a torch-style `forward` is refused there (jit/_graph.py)
+        def construct(self, x):
             return ms.ops.matmul(x, self.w.T)
 
     x = np.ones((1, 3), np.float32)

@@ -207,6 +207,9 @@ SAMPLES = {
     "linalg_cholesky": lambda: ((SPD(),), {}), "linalg_eigh": lambda: ((SPD(),), {}),
     "linalg_eigvalsh": lambda: ((SPD(),), {}), "linalg_solve": lambda: ((SPD(), X(2)), {}),
     "linalg_matrix_power": lambda: ((SPD(), 3), {}),
+    # views MindSpore lacks (_ops/views.py)
+    "unfold": lambda: ((X(2, 5), 1, 2, 1), {}), "as_strided": lambda: ((X(), (2, 2), (1, 2)), {}),
+    "view_as_real": lambda: ((torch.ones(2, dtype=torch.complex64),), {}), "view_as_complex": lambda: ((X(3, 2),), {}),
 }
 
 

@@ -86,3 +86,22 @@ def test_env_rendezvous_needs_its_variables(monkeypatch, reftorch):
     with pytest.raises(NotImplementedError, match="env:// and tcp://"):
         dist.init_process_group("gloo", init_method="file:///tmp/x", rank=0, world_size=1)
     assert dist.is_initialized() is False
+
+
+def test_auto_parallel_mode_is_refused_on_cpu_before_joining(monkeypatch):
+    # MindSpore 2.10 rejects AUTO_PARALLEL / SEMI_AUTO_PARALLEL graphs on CPU (see test_training.py for its own
+    # error); init_process_group says so before forming a cluster.
+    import mindspore as ms
+
+    if ms.get_context("device_target") != "CPU":
+        pytest.skip("the refusal is CPU-only")
+    for var in ("MASTER_ADDR", "MASTER_PORT", "RANK", "WORLD_SIZE", "MS_ROLE"):
+        monkeypatch.delenv(var, raising=False)
+    for mode in (ms.ParallelMode.AUTO_PARALLEL, ms.ParallelMode.SEMI_AUTO_PARALLEL):
+        ms.set_auto_parallel_context(parallel_mode=mode)
+        try:
+            with pytest.raises(NotImplementedError, match="needs Ascend or GPU.*DistributedDataParallel"):
+                dist.init_process_group("gloo", init_method="tcp://127.0.0.1:1", rank=0, world_size=1)
+        finally:
+            ms.reset_auto_parallel_context()
+        assert dist.is_initialized() is False

@@ -50,6 +50,7 @@ from . import (  # noqa: E402,F401  # noqa: E402,F401
     cuda,
     distributed,
     fft,
+    hub,
     linalg,
     nn,  # noqa: E402,F401
     optim,  # noqa: E402,F401
@@ -58,6 +59,7 @@ from . import (  # noqa: E402,F401  # noqa: E402,F401
     utils,  # noqa: E402,F401
 )
 from ._adapter import cast_to_adapter_tensor, cast_to_ms_tensor  # noqa: E402,F401
+from ._checks import _assert  # noqa: E402,F401
 from ._dtype import can_cast  # noqa: E402,F401
 from ._grad_mode import (  # noqa: E402,F401
     enable_grad,
@@ -91,6 +93,7 @@ from ._random import (  # noqa: E402,F401
 )
 from .amp import autocast  # noqa: E402,F401
 from .cuda import amp as _cuda_amp  # noqa: E402,F401
+from .jit import compile  # noqa: E402,F401,A004
 from .serialization import load, save  # noqa: E402,F401
 
 __version__ = "1.12.1"

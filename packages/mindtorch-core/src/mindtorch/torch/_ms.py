@@ -202,25 +202,52 @@ def _is_view_node(name: str) -> bool:
     return name.endswith("View") or name in _VIEW_NODES
 
 
-def _refuse_lost_view_write(dst: Any) -> bool:
-    """Raise for a view whose recorded write MindSpore loses; return whether dst is a (good) slice view."""
+def lost_view_write(dst: Any) -> Optional[str]:
+    """The view node name if a recorded write into `dst` would be lost by MindSpore 2.10 (or get a wrong
+    gradient), else None. Only meaningful for a non-leaf dst that requires grad."""
     node = dst._grad_node
     if node is None or node.is_leaf():
-        return False
+        return None
     name = node.name()
-    lost = _is_view_node(name)
-    if not lost and name in _SLICE_NODES:
+    if _is_view_node(name):
+        return name
+    if name in _SLICE_NODES:
         # a slice of a view/slice: the values arrive but the recorded gradient is wrong (measured)
         parent = node.next_functions[0][0] if node.next_functions else None
-        lost = parent is not None and not parent.is_leaf() and (
-            _is_view_node(parent.name()) or parent.name() in _SLICE_NODES)
-    if lost:
+        if parent is not None and not parent.is_leaf() and (
+                _is_view_node(parent.name()) or parent.name() in _SLICE_NODES):
+            return name
+    return None
+
+
+def _refuse_lost_view_write(dst: Any) -> bool:
+    """Raise for a view whose recorded write MindSpore loses; return whether dst is a (good) slice view."""
+    lost = lost_view_write(dst)
+    if lost is not None:
         raise NotImplementedError(
-            f"in-place write into a view ({name}) of a tensor that requires grad is not supported on MindSpore "
+            f"in-place write into a view ({lost}) of a tensor that requires grad is not supported on MindSpore "
             "2.10: while autograd records, the write would not reach the base tensor (or would get a wrong "
             "gradient). Write into the base tensor with an index instead (base[idx] = value), or use an "
             "out-of-place op (x = x.op()) and keep the result.")
-    return name in _SLICE_NODES
+    node = dst._grad_node
+    return node is not None and not node.is_leaf() and node.name() in _SLICE_NODES
+
+
+def is_whole_tensor(dst: Any) -> bool:
+    """Whether the non-leaf `dst` is a whole tensor (made by a non-view op: contiguous, offset 0), into which
+    MindSpore's recorded `Tensor.copy_` writes correctly (measured on 2.10: InplaceCopy node, version bumped,
+    same gradients as a recorded setitem). Callers check `lost_view_write` first."""
+    node = dst._grad_node
+    return (node is not None and not node.is_leaf() and node.name() not in _SLICE_NODES
+            and not _is_view_node(node.name()) and dst.is_contiguous() and _TensorPy.storage_offset(dst) == 0)
+
+
+def rebind(dst: Any, value: Any) -> None:
+    """Make `dst` (the same Python object) take `value`'s storage, shape, dtype AND autograd node
+    (`TensorPy.assign_value_cpp`, measured on 2.10: dst's data pointer and `_grad_node` become value's; the
+    old storage is left untouched, so a backward node that saved old dst still sees its data). Tensors that
+    shared dst's old storage do NOT see the change: callers must know nobody else can observe it."""
+    _TensorPy.assign_value_cpp(dst, value)
 
 
 def queue_backward_final_callback(callback: Any) -> None:
@@ -232,3 +259,40 @@ def queue_backward_final_callback(callback: Any) -> None:
     writes to those grads persist. Used by DistributedDataParallel to all-reduce gradients after backward.
     """
     _executor.queue_backward_final_callback(callback)
+
+
+def _kernel_seed_table() -> dict:
+    import importlib
+
+    # `mindspore.common.seed` the attribute is a function (re-exported): fetch the module itself.
+    return importlib.import_module("mindspore.common.seed")._KERNEL_SEED
+
+
+def random_op_state() -> dict:
+    """A snapshot of the per-kernel seed counters of MindSpore's seeded random ops (`ops.uniform`, ... draw their
+    seeds from `mindspore.common.seed._KERNEL_SEED`, advanced at every call; `mindspore.get_rng_state` does not
+    cover them). Restoring it with `set_random_op_state` replays the same random numbers (measured on 2.10)."""
+    return dict(_kernel_seed_table())
+
+
+def set_random_op_state(state: dict) -> None:
+    table = _kernel_seed_table()
+    table.clear()
+    table.update(state)
+
+
+# ------------------------------------------------------------------ graph-mode guard (torch.jit work, issue 9)
+from mindspore.graph._utils.check_jit_forbidden_api import add_jit_forbidden_module as _add_jit_forbidden_module  # noqa: E402,E501
+from mindspore.graph._utils.check_jit_forbidden_api import get_jit_forbidden_module as _get_jit_forbidden_module  # noqa: E402,E501
+
+
+def forbid_module_in_graph(module_name: str) -> None:
+    """Make MindSpore's AST graph compiler (`@ms.jit`, GRAPH_MODE) refuse, at compile time, every function whose
+    `__module__` is `module_name`, with "Failed to compile in GRAPH_MODE because the method or function
+    '<module>.<name>' is not supported in 'construct' or function with @jit decorator". MindSpore uses the same
+    list for its own graph-unsafe modules (`mindspore.context`, `mindspore.log`). Bytecode capture ignores it."""
+    _add_jit_forbidden_module(module_name)
+
+
+def is_module_forbidden_in_graph(module_name: str) -> bool:
+    return module_name in _get_jit_forbidden_module()

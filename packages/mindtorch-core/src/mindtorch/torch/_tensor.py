@@ -272,6 +272,30 @@ class Tensor(TensorAutogradMixin, _MsTensor):
     def mH(self) -> "Tensor":
         return self.adjoint()
 
+    @property
+    def real(self) -> "Tensor":  # type: ignore[override]
+        """The real part (a property, as in torch; `torch.real(x)` is the function). A real tensor is returned
+        itself; for a complex tensor the part is a copy (MindSpore has no complex views)."""
+        return _registry._DISPATCHERS["real"](self)
+
+    @real.setter
+    def real(self, value: Any) -> None:
+        if self.dtype in D.all_complex_type:
+            value = _registry._DISPATCHERS["complex"](_as_part(value, self), _registry._DISPATCHERS["imag"](self))
+        _registry.write_back(self, value)
+
+    @property
+    def imag(self) -> "Tensor":  # type: ignore[override]
+        """The imaginary part of a complex tensor (a property, as in torch; a copy, not a view)."""
+        return _registry._DISPATCHERS["imag"](self)
+
+    @imag.setter
+    def imag(self, value: Any) -> None:
+        if self.dtype not in D.all_complex_type:
+            raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+        _registry.write_back(
+            self, _registry._DISPATCHERS["complex"](_registry._DISPATCHERS["real"](self), _as_part(value, self)))
+
     def __getattr__(self, name: str) -> Any:
         # Only reached when normal lookup fails: a torch 1.12 Tensor API we lack -> a clear error (which is
         # also an AttributeError, so hasattr() keeps working); anything else -> AttributeError as usual.
@@ -367,6 +391,13 @@ class Tensor(TensorAutogradMixin, _MsTensor):
 
     def __copy__(self) -> "Tensor":
         return self
+
+
+def _as_part(value: Any, like: Tensor) -> Any:
+    """A value assigned to `x.real`/`x.imag`: a real tensor of the part's dtype, broadcast to x's shape."""
+    part = D.float64 if like.dtype == D.complex128 else D.float32
+    v = value.astype(part) if isinstance(value, _MsTensor) else _MsTensor(np.full(like.shape, value), dtype=part)
+    return ms.ops.broadcast_to(v, tuple(like.shape)) if tuple(v.shape) != tuple(like.shape) else v
 
 
 def _rebuild_from_numpy(arr: np.ndarray, dtype: Any, requires_grad: bool) -> Tensor:

@@ -3,6 +3,8 @@
 Seen by users as `torch.distributed` (core forwards to it). Launch with `python -m mindtorch.distributed.run`
 (torchrun's flags), msrun, or torchrun-style environment variables.
 """
+from typing import Any
+
 from .distributed_c10d import (  # noqa: F401
     Backend,
     GroupMember,
@@ -50,5 +52,16 @@ from .distributed_c10d import (  # noqa: F401
     send,
 )
 from .grad_reducer import DistributedGradReducer  # noqa: F401
-from .nn.parallel import DataParallel, DistributedDataParallel  # noqa: F401
 from .utils.data import DistributedSampler  # noqa: F401
+
+# The DDP modules are nn.Modules, so importing them imports mindtorch.torch; the launcher
+# (`python -m mindtorch.distributed.run`) imports this package and stays light without them.
+_LAZY = {"DataParallel", "DistributedDataParallel"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from .nn import parallel
+
+        return getattr(parallel, name)
+    raise AttributeError(f"module 'mindtorch.distributed' has no attribute '{name}'")

@@ -347,6 +347,22 @@ def _kill_scheduler() -> None:
         _state.scheduler.kill()
 
 
+# MindSpore 2.10's graph compiler refuses these modes on CPU (step_parallel_utils.cc GetCommInfo): "Invalid
+# communication backend: CPU for semi_auto_parallel/auto_parallel mode, currently only support Ascend/GPU backend."
+_GRAPH_PARALLEL_MODES = ("auto_parallel", "semi_auto_parallel")
+
+
+def _check_parallel_mode() -> None:
+    """Fail at init, not at the first jitted step, when the parallel mode cannot run on this target."""
+    mode = ms.get_auto_parallel_context("parallel_mode")
+    if mode in _GRAPH_PARALLEL_MODES and _device_target() == "CPU":
+        raise NotImplementedError(
+            f"parallel_mode={mode!r} (mindspore.set_auto_parallel_context) needs Ascend or GPU: MindSpore's graph "
+            "compiler rejects it on CPU ('Invalid communication backend: CPU for semi_auto_parallel/auto_parallel "
+            "mode'). On CPU use data parallelism: DistributedDataParallel, or ParallelMode.DATA_PARALLEL with "
+            "nn.DistributedGradReducer (also inside mindspore.jit).")
+
+
 def init_process_group(backend: Optional[str] = None, init_method: Optional[str] = None,
                        timeout: datetime.timedelta = default_pg_timeout, world_size: int = -1, rank: int = -1,
                        store: Any = None, group_name: str = "", pg_options: Any = None) -> None:
@@ -356,9 +372,14 @@ def init_process_group(backend: Optional[str] = None, init_method: Optional[str]
     MindSpore's communication. Launched torchrun-style (MASTER_ADDR/MASTER_PORT/RANK/WORLD_SIZE), or with
     tcp://, it sets MindSpore's dynamic-cluster variables from them; rank 0 starts the scheduler on
     MASTER_ADDR:MASTER_PORT. `timeout` bounds cluster formation (MS_TOPO_TIMEOUT) and every collective.
+
+    Parallel modes: data parallelism (DDP, or DATA_PARALLEL + DistributedGradReducer) runs on every target;
+    MindSpore's AUTO_PARALLEL / SEMI_AUTO_PARALLEL run on Ascend and GPU only: on CPU, when one is already set,
+    this raises NotImplementedError (set after init, MindSpore raises RuntimeError at the first jit compile).
     """
     if _state.initialized:
         raise RuntimeError("trying to initialize the default process group twice!")
+    _check_parallel_mode()
     if _ms_inited() and not _state.destroyed:
         # The script already ran `mindspore.communication.init()` (the manual's style): join that group.
         _adopt_ms_init(str(Backend(backend)) if backend is not None else None)

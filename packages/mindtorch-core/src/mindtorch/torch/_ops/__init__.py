@@ -15,6 +15,7 @@ from . import (  # noqa: F401  (registration side effects)
     reduction,
     shape,
     spectral,
+    views,
 )
 
 FUNCTIONS = _registry.FUNCTIONS

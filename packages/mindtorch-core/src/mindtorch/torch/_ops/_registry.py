@@ -21,6 +21,7 @@ Usage:
 """
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable, Dict, Iterable, Optional
 
 import mindspore as ms
@@ -94,6 +95,24 @@ def write_back(dst: Any, value: Any) -> Any:
     MindSpore 2.10 that is the one path that writes through every kind of view (slices, steps, view(),
     transpose, narrow, select) and is recorded by autograd; `copy_` silently does nothing on offset or
     strided views (measured, DESIGN.md §2).
+
+    The rule while autograd records and dst requires grad (the only case that differs from a plain write):
+
+    - dst a leaf: torch's RuntimeError ("a leaf Variable that requires grad ...").
+    - dst a whole tensor (not a view: `_ms.is_whole_tensor`): written with MindSpore's recorded `copy_`
+      (measured ~10x cheaper than a recorded setitem); a slice of a whole tensor: setitem (recorded). Either
+      way the storage is written (every alias sees it) and dst's version is bumped, so an op that saved dst
+      (input or output) EARLIER raises torch's "modified by an inplace operation" on
+      backward. The op computing `value` must not have saved dst itself: the in-place dispatcher (and F-style
+      `inplace=True` paths, via `inplace_source`) compute it from a separate-storage copy of dst.
+    - dst a view whose recorded write MindSpore 2.10 drops (view/reshape/flatten/transpose/select/narrow/
+      unsqueeze/..., or a slice of such a view; `_ms.lost_view_write`): if the view's base is still
+      referenced by user code (the view ops of this table remember their base, see `VIEW_OPS`), the write
+      cannot be made visible through the base and NotImplementedError is raised. Otherwise (the base is
+      gone, e.g. `x = torch.flatten(pool(x), 1); dropout(x, inplace=True)`, or the view was made inside an
+      op implementation and was never visible as a view) nobody can observe the base, and dst is REBOUND
+      to `value` (`_ms.rebind`: dst takes value's storage and autograd node) - the same values and
+      gradients as torch, without writing into any tensor a backward node saved.
     """
     from .._dtype import can_cast, scalar_name
 
@@ -111,14 +130,57 @@ def write_back(dst: Any, value: Any) -> Any:
         except (ValueError, RuntimeError, TypeError) as e:
             raise RuntimeError(
                 f"output with shape {list(dst.shape)} doesn't match the broadcast shape {list(value.shape)}") from e
-    if getattr(dst, "_requires_grad", False) and getattr(dst, "_is_leaf", False) and _ms.is_recording():
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    if dst._requires_grad and _ms.is_recording():
+        if dst._is_leaf:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+        if "_mt_multi_view" in dst.__dict__:
+            raise RuntimeError(
+                "Output of split/chunk/unbind is a view and is being modified inplace. This view is the output of "
+                "a function that returns multiple views. Such functions do not allow the output views to be "
+                "modified inplace. You should replace the inplace operation by an out-of-place one.")
+        lost = _ms.lost_view_write(dst)
+        if lost is not None:
+            return _rebind_view(dst, value, lost)
+        if _ms.is_whole_tensor(dst):
+            _MsTensor.copy_(dst, value)  # recorded (InplaceCopy), bumps the version; ~10x cheaper than setitem
+            bump_version(dst)
+            return dst
     if dst.ndim:
         _ms.setitem(dst, slice(None), value)
     else:
         _ms.setitem(dst, Ellipsis, value)
     bump_version(dst)
     return dst
+
+
+def _rebind_view(dst: Any, value: Any, node: str) -> Any:
+    """In-place write into a view whose recorded setitem MindSpore loses: rebind (see `write_back`)."""
+    ref = dst.__dict__.get("_mt_view_base")
+    if ref is not None and ref() is not None:
+        raise NotImplementedError(
+            f"in-place write into a view ({node}) of a tensor that requires grad while its base tensor is still "
+            "in use is not supported on MindSpore 2.10: while autograd records, the write would not reach the "
+            "base tensor. Write into the base tensor with an index instead (base[idx] = value), or use an "
+            "out-of-place op (x = x.op()) and keep the result.")
+    if value is dst:
+        return dst
+    if _ms.grad_node(value) is None or not value._requires_grad:
+        # a constant value (fill_, zero_...): a private copy, so dst never shares storage with a user tensor
+        value = ms.ops.add(value, 0)
+    _ms.rebind(dst, value)
+    dst.__dict__.pop("_mt_view_base", None)
+    bump_version(dst)
+    return dst
+
+
+def inplace_source(t: Any) -> Any:
+    """What an in-place op should compute its result from: `t` itself, or - while autograd records and `t` is
+    a non-leaf that requires grad - a separate-storage copy of `t` (a recorded `t + 0`), so the op's backward
+    never saves the tensor that the write-back then overwrites (torch's in-place activations keep working).
+    Costs one add on the autograd path only."""
+    if t._requires_grad and not t._is_leaf and _ms.is_recording():
+        return ms.ops.add(t, 0)
+    return t
 
 
 def bump_version(t: Any) -> None:
@@ -213,12 +275,56 @@ def _make_dispatcher(entry: OpEntry) -> Callable:
     return dispatch
 
 
+# Ops whose result can be a view of their first argument. While autograd records, their dispatcher remembers
+# (weakly) the base a result views, so `write_back` can tell a view whose base user code still holds (the write
+# must reach it: refused) from one whose base is gone (safe to rebind). See `write_back`.
+VIEW_OPS = frozenset({
+    "__getitem__", "view", "view_as", "reshape", "reshape_as", "flatten", "unflatten", "permute", "transpose",
+    "swapaxes", "swapdims", "movedim", "moveaxis", "t", "adjoint", "squeeze", "unsqueeze", "expand", "expand_as",
+    "split", "tensor_split", "chunk", "unbind", "narrow", "select", "diagonal", "hsplit", "vsplit", "dsplit",
+    "real", "imag", "unfold", "as_strided", "split_with_sizes", "view_as_real", "view_as_complex"})
+
+
+def _remember_base(res: Any, base: Any) -> None:
+    ref = base.__dict__.get("_mt_view_base")
+    root = ref() if ref is not None else None
+    ref = weakref.ref(base if root is None else root)
+    multi = isinstance(res, (tuple, list))
+    for r in (res if multi else (res,)):
+        if isinstance(r, _MsTensor) and r is not base:
+            r.__dict__["_mt_view_base"] = ref
+            if multi:  # torch refuses in-place on the outputs of split/chunk/unbind while autograd records
+                r.__dict__["_mt_multi_view"] = True
+
+
+def _make_view_dispatcher(entry: OpEntry) -> Callable:
+    """A view op's dispatcher: the plain one, plus `_remember_base` when the input takes part in autograd."""
+    plain = _make_dispatcher(entry)
+
+    def dispatch(*args: Any, **kwargs: Any) -> Any:
+        res = plain(*args, **kwargs)
+        base = args[0] if args else kwargs.get("input")
+        if getattr(base, "_requires_grad", False) and _ms.is_recording():
+            _remember_base(res, base)
+        return res
+
+    dispatch.__name__ = entry.name
+    dispatch.__qualname__ = entry.name
+    dispatch.__doc__ = entry.doc
+    return dispatch
+
+
 def _make_inplace_dispatcher(entry: OpEntry) -> Callable:
     """`x.op_(...)`: the out-of-place implementation, written back into x."""
     def dispatch_(self: Any, *args: Any, **kwargs: Any) -> Any:
         impl = entry.bound or entry.bind()
+        src = self
+        if getattr(self, "_requires_grad", False) and _ms.is_recording():
+            if self._is_leaf:
+                raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+            src = ms.ops.add(self, 0)  # see inplace_source: the op must not save the tensor we overwrite
         try:
-            res = impl(self, *args, **kwargs)
+            res = impl(src, *args, **kwargs)
         except _MS_ERRORS as e:
             raise translate_error(entry.name, e) from e
         return write_back(self, res)
@@ -268,7 +374,11 @@ def _add(name: str, impl: Callable, target: str, method: bool, function: bool, w
         entry = TABLE[name] = OpEntry(name)
         entry.doc = doc
         entry.inplace_of = name[:-1] if writes_self else None
-        disp = _DISPATCHERS[name] = _make_inplace_dispatcher(entry) if writes_self else _make_dispatcher(entry)
+        if writes_self:
+            disp = _make_inplace_dispatcher(entry)
+        else:
+            disp = _make_view_dispatcher(entry) if name in VIEW_OPS else _make_dispatcher(entry)
+        _DISPATCHERS[name] = disp
         if method:
             METHODS[name] = disp
         if function:

@@ -140,13 +140,73 @@ def getitem(self: Any, index: Any) -> Any:
             raise IndexError(f"index {index} is out of bounds for dimension 0 with size {shape[0]}")
         return _MsTensor.__getitem__(self, index)
     if type(index) is slice:
+        if index.step is not None and index.step != 1:
+            _check_step(index.step)
         return _MsTensor.__getitem__(self, index)
     items = _norm_index(index, _shape(self))
     if _has_empty_index(items):
         # MindSpore refuses empty index tensors: compute the (empty) result shape with numpy.
         res = np.zeros(_shape(self), dtype=np.int8)[_numpy_index(items)]
         return _to_ms(np.zeros(res.shape), self.dtype)
+    if type(items) is tuple:
+        stepped = False
+        for i in items:
+            if type(i) is slice and i.step is not None and i.step != 1:
+                _check_step(i.step)
+                stepped = True
+        if stepped and _ms.is_recording():
+            return _stepped_getitem(self, items)
     return _MsTensor.__getitem__(self, items)
+
+
+def _check_step(step: Any) -> None:
+    if step <= 0:  # MindSpore would reverse (negative) or fail with its own message (0)
+        raise ValueError("slice step cannot be zero" if step == 0 else "step must be greater than zero")
+
+
+def _stepped_getitem(self: Any, items: tuple) -> Any:
+    """Basic indexing with step > 1 slices, built so that its backward works on CPU.
+
+    MindSpore 2.10's CPU StridedSliceGrad fails ("input memory out of bounds") for a step > 1 on any dim but the
+    first when an earlier dim has size > 1 (`x[:, ::2]`, Swin's `x[..., 0::2, 0::2, :]`); a step on dim 0 is
+    fine. So: index with every stepped slice narrowed to step 1, then apply each step on dim 0 between two
+    transposes. Every stage is a view, so the result still shares storage like torch's. Only used while autograd
+    records (the plain path keeps the single StridedSlice).
+    """
+    if any(not isinstance(i, _BASIC) or isinstance(i, bool) for i in items):
+        return _MsTensor.__getitem__(self, items)  # advanced indexing: MindSpore gathers (no StridedSliceGrad)
+    shape = _shape(self)
+    consumed = sum(1 for i in items if i is not None and i is not Ellipsis)
+    new_items, steps, out_dim, dim = [], [], 0, 0
+    for i in items:
+        if i is None:
+            new_items.append(i)
+            out_dim += 1
+        elif i is Ellipsis:
+            new_items.append(i)
+            skip = len(shape) - consumed
+            out_dim += skip
+            dim += skip
+        elif isinstance(i, int):
+            new_items.append(i)
+            dim += 1
+        else:
+            start, stop, step = i.indices(shape[dim])
+            k = len(range(start, stop, step))
+            if step != 1 and k > 1:
+                new_items.append(slice(start, start + (k - 1) * step + 1))
+                steps.append((out_dim, step))
+            else:
+                new_items.append(slice(start, start + k) if k else slice(0, 0))
+            out_dim += 1
+            dim += 1
+    y = _MsTensor.__getitem__(self, tuple(new_items))
+    for d, step in steps:
+        if d == 0:
+            y = _MsTensor.__getitem__(y, slice(None, None, step))
+        else:
+            y = mint.transpose(_MsTensor.__getitem__(mint.transpose(y, 0, d), slice(None, None, step)), 0, d)
+    return y
 
 
 def _expand_ellipsis(items: Any, ndim: int) -> Any:

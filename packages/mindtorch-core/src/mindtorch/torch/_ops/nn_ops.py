@@ -21,7 +21,7 @@ import numpy as np
 from mindspore import ops
 
 from .. import _dtype as D
-from ._registry import register, write_back
+from ._registry import inplace_source, register, write_back
 
 _MsTensor = ms.Tensor
 _NS = ("nn.functional",)
@@ -885,7 +885,7 @@ def _act(name: str, *, function: bool = False, method: bool = False, inplace: bo
     """Register an activation (F.<name>, optionally torch.<name>/Tensor.<name>) with an F-style `inplace=`."""
     def deco(fn):
         def impl(input: Any, *args: Any, inplace: bool = False, **kwargs: Any) -> Any:
-            out = fn(input, *args, **kwargs)
+            out = fn(inplace_source(input) if inplace else input, *args, **kwargs)
             return write_back(input, out) if inplace else out
 
         impl.__doc__ = fn.__doc__
@@ -893,7 +893,7 @@ def _act(name: str, *, function: bool = False, method: bool = False, inplace: bo
         register(name, function=function, method=method, namespaces=_NS)(impl)
         if inplace:
             def impl_(input: Any, *args: Any, **kwargs: Any) -> Any:
-                return write_back(input, fn(input, *args, **kwargs))
+                return write_back(input, fn(inplace_source(input), *args, **kwargs))
 
             impl_.__doc__ = fn.__doc__
             register(name + "_", function=function, method=method, namespaces=_NS)(impl_)

@@ -557,12 +557,13 @@ def nan_to_num(input: Any, nan: float = 0.0, posinf: Optional[float] = None, neg
 
 
 # ------------------------------------------------------------------------------------------- complex
-@register("real", inplace=False)
+# Tensor.real / Tensor.imag are properties in torch (defined in _tensor.py on these functions): no methods.
+@register("real", inplace=False, method=False)
 def real(input: Any) -> Any:
     return ops.real(input) if input.dtype in D.all_complex_type else input
 
 
-@register("imag", inplace=False)
+@register("imag", inplace=False, method=False)
 def imag(input: Any) -> Any:
     if input.dtype not in D.all_complex_type:
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")

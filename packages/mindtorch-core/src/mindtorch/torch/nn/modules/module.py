@@ -42,6 +42,7 @@ from ... import _ms
 from ..._device import as_device
 from ..._ops import _registry
 from ..._tensor import Tensor, from_numpy_array
+from ...jit._graph import eager_only_torch_forward as _eager_only_torch_forward
 from ...utils.hooks import RemovableHandle
 from ..parameter import Parameter, is_parameter_name_generated, replace_data
 
@@ -325,8 +326,11 @@ class Module(_Cell):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def construct(self, *args: Any, **kwargs: Any) -> Any:
-        """What MindSpore runs (Cell.__call__, GRAPH_MODE, jit): torch's `forward`."""
-        return self.forward(*args, **kwargs)
+        """What MindSpore runs (Cell.__call__, GRAPH_MODE, jit): torch's `forward`.
+
+        Through a graph-forbidden function: the AST compiler would run a torch-style forward with MindSpore's
+        Tensor semantics (wrong numbers), so it must fail to compile instead (jit/_graph.py)."""
+        return _eager_only_torch_forward(self, *args, **kwargs)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         _ms.enable_grad_recording()  # re-arm the backward tape after a mindspore.value_and_grad (autograd, issue 5)
@@ -368,6 +372,9 @@ class Module(_Cell):
         if d["has_bprop"]:
             output = self._call_with_bprop(args, kwargs)
         elif self._needs_cell_call():
+            if _CONTEXT["_mode"] == _GRAPH_MODE:  # torch-style forward would compile to wrong numbers (jit/_graph.py)
+                from ...jit._graph import check_module_graph_call
+                check_module_graph_call(self)
             # Cell.__call__'s own steps (backward-hook node, amp cast) hand back plain MindSpore tensors.
             output = _registry.wrap(_Cell.__call__(self, *args, **kwargs))
         else:

@@ -1,6 +1,8 @@
 """torch.nn.parallel.DistributedDataParallel on MindSpore's tape.
 
-Construction broadcasts rank 0's parameters and buffers. Each parameter gets a gradient hook; the first
+DDP is an `nn.Module` (so a `mindspore.nn.Cell`) whose one submodule is the wrapped model, `module`: its
+state_dict keys are torch's (`module.` + the model's keys), and parameters(), train()/eval(), to() reach the
+model. Construction broadcasts rank 0's parameters and buffers. Each parameter gets a gradient hook; the first
 hook that fires in a backward queues a callback at the end of that backward pass
 (`_ms.queue_backward_final_callback`), which averages every parameter's `.grad` across the ranks with one
 fused AllReduce per dtype. So after `loss.backward()` returns, `.grad` holds the mean over ranks, as in
@@ -14,19 +16,27 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence
 
 import numpy as np
 
+from mindtorch.torch.nn import Module
+
 from ... import _transport as tr
 from ... import distributed_c10d as c10d
-from ._wrapper import ModuleWrapper, module_buffers, module_parameters
 
 
-class DistributedDataParallel(ModuleWrapper):
-    """Data parallelism over the ranks of `process_group` (default: all ranks)."""
+class DistributedDataParallel(Module):
+    """Data parallelism over the ranks of `process_group` (default: all ranks).
+
+    `find_unused_parameters` is accepted for both values: a parameter that got no gradient on a rank takes
+    part in the average with zeros, so unused parameters never stall the reduction. `broadcast_buffers=True`
+    re-broadcasts rank 0's buffers (BatchNorm statistics) at every forward, as torch does. `device_ids`,
+    `output_device`, `dim`, bucket and graph options are recorded; one process drives one device.
+    """
 
     def __init__(self, module: Any, device_ids: Optional[Sequence[Any]] = None, output_device: Any = None,
                  dim: int = 0, broadcast_buffers: bool = True, process_group: Any = None, bucket_cap_mb: int = 25,
                  find_unused_parameters: bool = False, check_reduction: bool = False,
                  gradient_as_bucket_view: bool = False, static_graph: bool = False) -> None:
-        super().__init__(module)
+        super().__init__()
+        self.module = module
         self.process_group = c10d._group(process_group)
         if self.process_group is None:
             raise RuntimeError("DistributedDataParallel: this rank is not a member of process_group")
@@ -35,15 +45,18 @@ class DistributedDataParallel(ModuleWrapper):
         self.dim = dim
         self.broadcast_buffers = broadcast_buffers
         self.find_unused_parameters = find_unused_parameters
+        self.gradient_as_bucket_view = gradient_as_bucket_view
+        self.static_graph = static_graph
         self.require_backward_grad_sync = True
-        self._params: List[Any] = [p for p in module_parameters(module) if bool(getattr(p, "requires_grad", True))]
-        if not self._params:
+        # (Cell owns the name `_params`: the registry dict.)
+        self._ddp_params: List[Any] = [p for p in self.parameters() if bool(getattr(p, "requires_grad", True))]
+        if not self._ddp_params:
             raise RuntimeError("DistributedDataParallel is not needed when a module doesn't have any parameter "
                                "that requires a gradient.")
         self._armed = False
         self._queued = False
-        self._sync_tensors(self._params + module_buffers(module))
-        self._hook_handles = [p.register_hook(self._grad_hook) for p in self._params]
+        self._sync_tensors(self._ddp_params + list(self.buffers()))
+        self._hook_handles = [p.register_hook(self._grad_hook) for p in self._ddp_params]
 
     # -------------------------------------------------------------------------------------------- sync
     def _sync_tensors(self, tensors: Sequence[Any]) -> None:
@@ -82,7 +95,7 @@ class DistributedDataParallel(ModuleWrapper):
             return
         c10d._group(self.process_group)  # bound the all-reduce by the group's timeout
         by_dtype: Dict[Any, List[Any]] = {}
-        for p in self._params:
+        for p in self._ddp_params:
             by_dtype.setdefault(p.dtype, []).append(p)
         for params in by_dtype.values():
             grads = [p.grad for p in params]
@@ -109,11 +122,14 @@ class DistributedDataParallel(ModuleWrapper):
 
     # -------------------------------------------------------------------------------------------- torch API
     def forward(self, *inputs: Any, **kwargs: Any) -> Any:
+        """`module(*inputs, **kwargs)`; arms the gradient averaging of the backward pass that follows."""
         # torch decides at forward time whether the coming backward synchronises.
         self._armed = self.require_backward_grad_sync
         self._queued = False
-        if self.broadcast_buffers and module_buffers(self.module):
-            self._sync_tensors(module_buffers(self.module))
+        if self.broadcast_buffers:
+            buffers = list(self.buffers())
+            if buffers:
+                self._sync_tensors(buffers)
         return self.module(*inputs, **kwargs)
 
     @contextlib.contextmanager
