@@ -230,3 +230,17 @@ def test_functional_loop_values_readable_with_numpy():
     x = torch.ones(3, 4)
     loss, grads = ms.value_and_grad(lambda a: net(a).sum(), None, opt.parameters)(x)
     assert np.isfinite(loss.numpy()) and x.numpy().shape == (3, 4)
+
+
+def test_backward_on_plain_tensors_after_value_and_grad(reftorch):
+    """value_and_grad switches MindSpore's tape off when it returns; plain tensor code (no Module, no optimizer)
+    run afterwards must still record for loss.backward()."""
+    import mindspore as ms
+
+    w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    x = torch.tensor([0.5, -1.0, 2.0])
+    ms.value_and_grad(lambda a: (a * a).sum(), 0)(torch.ones(2))
+    (w * x).sum().backward()
+    rw = reftorch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    (rw * reftorch.tensor([0.5, -1.0, 2.0])).sum().backward()
+    assert_same(w.grad, rw.grad)

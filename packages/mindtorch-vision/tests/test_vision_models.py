@@ -15,7 +15,7 @@ What is compared:
   recipe `recipe_state_dict` (same numbers in both frameworks, nothing stored), eval-mode logits for a
   fixed input equal torchvision's within 1e-4 relative to the largest logit;
 - gradients: for GRAD_CASES, eval-mode gradients of sum(logits * probe) (per-parameter sum, norm, first values);
-  MobileNetV3, EfficientNet and Swin are strict xfails naming the core gap that breaks their backward;
+  Swin is a strict xfail naming the core gap that breaks its backward;
 - real files: two state_dicts written by real `torch.save` after torchvision's own init plus three train-mode
   batches (`tv_mobilenet_v2_w025.pth`, `tv_vit_tiny.pth`) load with `torch.load` + strict `load_state_dict` and
   give torchvision's logits, gradients (per-parameter sum, norm and first values) and BatchNorm statistics after a
@@ -188,15 +188,11 @@ def test_vit_interpolate_embeddings(logits_ref):
     np.testing.assert_allclose(_np(out), logits_ref["vit_interp_pos"], rtol=1e-5, atol=1e-5)
 
 
-_INPLACE_GAP = pytest.mark.xfail(
-    strict=True, raises=RuntimeError,
-    reason="core gap: backward through an in-place activation other than ReLU (ReLU6/Hardswish/SiLU with "
-           "inplace=True) fails: the write-back bumps the version of the tensor the activation saved")
 _STRIDED_SLICE_GAP = pytest.mark.xfail(
     strict=True, raises=RuntimeError,
     reason="core gap: the CPU backward of x[..., 0::2, 0::2, :] (Swin's PatchMerging) fails in MindSpore's "
            "StridedSliceGrad ('input memory out of bounds')")
-_GRAD_MARKS = {"mobilenet_v3_small": _INPLACE_GAP, "efficientnet_b0": _INPLACE_GAP, "swin_tiny": _STRIDED_SLICE_GAP}
+_GRAD_MARKS = {"swin_tiny": _STRIDED_SLICE_GAP}
 
 
 def _assert_grads(model, out, ref: np.ndarray) -> None:
@@ -250,7 +246,7 @@ def test_vit_loads_legacy_mlp_key_names(logits_ref):
     _assert_logits(out, logits_ref["pth_vit_tiny_logits"])
 
 
-@pytest.mark.parametrize("case", [pytest.param("mobilenet_v2_w025", marks=_INPLACE_GAP), "vit_tiny"])
+@pytest.mark.parametrize("case", ["mobilenet_v2_w025", "vit_tiny"])
 def test_torchvision_saved_pth_gradients(case, logits_ref):
     model, in_shape = _load_pth_case(case)
     out = model(torch.from_numpy(mmf.case_input(in_shape, seed=2)))

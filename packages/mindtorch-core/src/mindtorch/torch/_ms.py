@@ -57,6 +57,11 @@ def enable_grad_recording() -> None:
         _cexecutor.set_grad_flag(True)
 
 
+# The raw C++ getter/setter of the tape's recording flag, for the op-table dispatcher's per-op check (< 1 us).
+recording_flag = _cexecutor.grad_flag
+set_recording_flag = _cexecutor.set_grad_flag
+
+
 def is_recording() -> bool:
     return bool(_executor.grad_flag()) and bool(_executor.enable_grad())
 

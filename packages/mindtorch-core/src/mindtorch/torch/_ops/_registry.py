@@ -248,8 +248,16 @@ def translate_error(name: str, e: BaseException) -> BaseException:
 
 
 # -------------------------------------------------------------------------------------------- dispatch
+# `mindspore.value_and_grad` switches the tape's recording flag off whenever it returns; torch records always.
+# Every dispatch re-arms it (one C++ call, well under 1% of an op), so `loss.backward()` works after a functional
+# step whatever code runs in between (DESIGN.md §3 hazard).
+_recording, _set_recording = _ms.recording_flag, _ms.set_recording_flag
+
+
 def _make_dispatcher(entry: OpEntry) -> Callable:
     def dispatch(*args: Any, **kwargs: Any) -> Any:
+        if not _recording():
+            _set_recording(True)
         impl = entry.bound or entry.bind()
         if kwargs and "out" in kwargs:
             out = kwargs.pop("out")
@@ -317,6 +325,8 @@ def _make_view_dispatcher(entry: OpEntry) -> Callable:
 def _make_inplace_dispatcher(entry: OpEntry) -> Callable:
     """`x.op_(...)`: the out-of-place implementation, written back into x."""
     def dispatch_(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if not _recording():
+            _set_recording(True)
         impl = entry.bound or entry.bind()
         src = self
         if getattr(self, "_requires_grad", False) and _ms.is_recording():
