@@ -15,7 +15,7 @@ What is compared:
   recipe `recipe_state_dict` (same numbers in both frameworks, nothing stored), eval-mode logits for a
   fixed input equal torchvision's within 1e-4 relative to the largest logit;
 - gradients: for GRAD_CASES, eval-mode gradients of sum(logits * probe) (per-parameter sum, norm, first values);
-  Swin is a strict xfail naming the core gap that breaks its backward;
+  Swin included (its stepped slices need core's autograd-safe getitem);
 - real files: two state_dicts written by real `torch.save` after torchvision's own init plus three train-mode
   batches (`tv_mobilenet_v2_w025.pth`, `tv_vit_tiny.pth`) load with `torch.load` + strict `load_state_dict` and
   give torchvision's logits, gradients (per-parameter sum, norm and first values) and BatchNorm statistics after a
@@ -188,11 +188,9 @@ def test_vit_interpolate_embeddings(logits_ref):
     np.testing.assert_allclose(_np(out), logits_ref["vit_interp_pos"], rtol=1e-5, atol=1e-5)
 
 
-_STRIDED_SLICE_GAP = pytest.mark.xfail(
-    strict=True, raises=RuntimeError,
-    reason="core gap: the CPU backward of x[..., 0::2, 0::2, :] (Swin's PatchMerging) fails in MindSpore's "
-           "StridedSliceGrad ('input memory out of bounds')")
-_GRAD_MARKS = {"swin_tiny": _STRIDED_SLICE_GAP}
+# Swin's PatchMerging takes x[..., 0::2, 0::2, :]; MindSpore's CPU StridedSliceGrad fails on that, and core's
+# getitem routes stepped slices through dim 0 while autograd records (tests/test_core_gaps.py). No marks left.
+_GRAD_MARKS: dict = {}
 
 
 def _assert_grads(model, out, ref: np.ndarray) -> None:
