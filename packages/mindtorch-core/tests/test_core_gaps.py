@@ -427,3 +427,30 @@ def test_assert(reftorch):
             T._assert(T.tensor(False), "boom")
         with pytest.raises(AssertionError, match="boom"):
             T._assert(False, "boom")
+
+
+@pytest.mark.parametrize("name", ["expit", "logit", "erf", "erfc", "erfinv", "expm1", "exp2", "log1p", "sinc",
+                                  "i0", "gammaln", "digamma", "psi", "entr", "ndtr", "ndtri", "round"])
+def test_special_unary_matches_torch(reftorch, name):
+    x = np.array([0.0, 0.05, 0.3, 0.5, 0.9, 2.5, -0.4], np.float32)
+    if name in ("logit", "ndtri", "erfinv"):
+        x = np.clip(np.abs(x), 0.01, 0.95).astype(np.float32)
+    if name in ("gammaln", "digamma", "psi"):
+        x = np.abs(x) + 0.5
+    mine = getattr(torch.special, name)(torch.tensor(x))
+    ref = getattr(reftorch.special, name)(reftorch.tensor(x))
+    assert_same(mine, ref, rtol=2e-4, atol=2e-5)
+
+
+def test_special_multi_arg_matches_torch(reftorch):
+    x, y = np.array([0.0, 1.5, 2.0, 0.0], np.float32), np.array([0.5, 0.25, -0.5, np.nan], np.float32)
+    for name in ("xlogy", "xlog1py"):
+        assert_same(getattr(torch.special, name)(torch.tensor(x), torch.tensor(y)),
+                    getattr(reftorch.special, name)(reftorch.tensor(x), reftorch.tensor(y)), rtol=1e-5)
+    m = np.random.RandomState(0).rand(3, 4).astype(np.float32)
+    assert_same(torch.special.logsumexp(torch.tensor(m), 1), reftorch.special.logsumexp(reftorch.tensor(m), 1))
+    assert_same(torch.special.softmax(torch.tensor(m), 1), reftorch.special.softmax(reftorch.tensor(m), 1))
+    assert_same(torch.special.polygamma(1, torch.tensor(m + 0.5)),
+                reftorch.special.polygamma(1, reftorch.tensor(m + 0.5)), rtol=1e-4)
+    assert_same(torch.special.multigammaln(torch.tensor(m + 2), 2),
+                reftorch.special.multigammaln(reftorch.tensor(m + 2), 2), rtol=1e-4)

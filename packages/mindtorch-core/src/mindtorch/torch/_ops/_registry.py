@@ -404,6 +404,14 @@ def rebind_all() -> None:
         e.rebind()
 
 
+def expose(ns: str, names: Dict[str, str]) -> None:
+    """Expose existing table entries in namespace `ns` under other public names ({public: table key}), e.g.
+    torch.special.expit -> the `sigmoid` entry: one implementation, several torch spellings."""
+    target = NAMESPACES.setdefault(ns, {})
+    for public, key in names.items():
+        target[public] = _DISPATCHERS[key]
+
+
 def namespace(ns: str) -> Dict[str, Callable]:
     """The functions registered for `torch.<ns>` (for that module's `globals().update(...)`)."""
     return NAMESPACES.get(ns, {})
