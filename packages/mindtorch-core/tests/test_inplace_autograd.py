@@ -263,3 +263,23 @@ def test_earlier_slice_of_whole_tensor_sees_inplace_write(reftorch):
 
     for m, r in zip(run(torch), run(reftorch)):
         assert_same(m, r)
+
+
+def test_inplace_after_linear_on_3d_input(reftorch):
+    """A transformer-style MLP: Linear on (N, L, C) (its result may be an internal reshape view) then in-place
+    activation and dropout-free in-place scaling; values and gradients of input and parameters as torch."""
+    xs = np.random.default_rng(2).standard_normal((2, 3, 4)).astype(np.float32)
+
+    ref = reftorch.nn.Linear(4, 5)
+    mine = torch.nn.Linear(4, 5)
+    mine.load_state_dict({k: torch.tensor(v.detach().numpy()) for k, v in ref.state_dict().items()})
+    outs = []
+    for T, m in ((torch, mine), (reftorch, ref)):
+        x = T.tensor(xs, requires_grad=True)
+        h = m(x)
+        T.nn.functional.silu(h, inplace=True)
+        h.mul_(2)
+        (h * h).sum().backward()
+        outs.append((h.detach(), x.grad, m.weight.grad, m.bias.grad))
+    for a, b in zip(*outs):
+        assert_same(a, b, rtol=1e-5, atol=1e-5)

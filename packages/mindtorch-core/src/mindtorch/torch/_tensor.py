@@ -299,6 +299,8 @@ class Tensor(TensorAutogradMixin, _MsTensor):
     def __getattr__(self, name: str) -> Any:
         # Only reached when normal lookup fails: a torch 1.12 Tensor API we lack -> a clear error (which is
         # also an AttributeError, so hasattr() keeps working); anything else -> AttributeError as usual.
+        if name[:2] == "__":  # MindSpore probes `__ms_dispatch__`/`__fallback__` on every op argument: stay cheap
+            raise AttributeError(name)
         from ._unsupported import unsupported
 
         raise unsupported("Tensor", name)

@@ -104,10 +104,25 @@ def _spatial_slice(x: Any, starts: Sequence[int], steps: Sequence[int], counts: 
 @register("linear", function=False, method=False, namespaces=_NS)
 def linear(input: Any, weight: Any, bias: Any = None) -> Any:
     """y = x @ W^T + b.  input (*, in), weight (out, in), bias (out,) -> (*, out)."""
+    if (weight.ndim == 2 and input.ndim >= 1 and input.dtype == weight.dtype and input.dtype in _MATMUL_FLOATS
+            and (bias is None or (bias.ndim == 1 and bias.dtype == input.dtype))):
+        # Fast path (issue 8): one MatMul(transpose_b) (+ BiasAdd) on a 2-d view. transpose + matmul cost ~2.7x
+        # more on CPU, and the transposed weight made the weight gradient a strided view that needed an extra
+        # Contiguous kernel in backward. Both grads of MatMul(transpose_b) are plain contiguous matmuls.
+        shp = _shape(input)
+        x2 = input if input.ndim == 2 else ops.reshape(input, (-1, shp[-1]))
+        out = _MATMUL_TB(x2, weight)
+        if bias is not None:
+            out = ops.bias_add(out, bias)
+        return out if input.ndim == 2 else ops.reshape(out, shp[:-1] + (_shape(weight)[0],))
     out = ops.matmul(input, ops.transpose(weight, (1, 0)) if weight.ndim == 2 else weight)
     if bias is not None:
         out = ops.add(out, bias)
     return out
+
+
+_MATMUL_TB = ops.MatMul(transpose_b=True)
+_MATMUL_FLOATS = (ms.float32, ms.float16, ms.float64)
 
 
 @register("bilinear", method=False, namespaces=_NS)
@@ -1203,6 +1218,26 @@ def _nll_core(logp: Any, target: Any, weight: Any, ignore_index: int) -> Tuple[A
     return _reshape(loss, tshape), _reshape(w, tshape)
 
 
+_SPARSE_CE = ops.SparseSoftmaxCrossEntropyWithLogits()  # mean over the batch; labels int32/int64
+_NLL_MEAN = ops.NLLLoss("mean")  # (loss, total_weight); weight is required: a cached ones(C)
+_NLL_ONES: dict = {}
+
+
+def _plain_class_targets(input: Any, target: Any, ignore_index: int) -> bool:
+    """True for the common case MindSpore's fused kernels compute exactly as torch does: (N, C) float32 input
+    with N > 0, (N,) int64/int32 class indices, every one in [0, C) and none equal to ignore_index. Anything
+    else (including bad targets, which the general path reports with torch's IndexError) takes the general path.
+    Reads the target on the host: ~15 us in launch-blocking mode, and the general path reads it anyway."""
+    if input.ndim != 2 or input.dtype != ms.float32 or target.ndim != 1 or target.dtype not in (ms.int64, ms.int32):
+        return False
+    n, c = _shape(input)
+    if n == 0 or _shape(target)[0] != n:
+        return False
+    arr = _MsTensor.asnumpy(target)
+    return bool(arr.min() >= 0 and arr.max() < c and (ignore_index < 0 or ignore_index >= c
+                                                      or not (arr == ignore_index).any()))
+
+
 def _check_nll_shapes(input: Any, target: Any) -> None:
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
@@ -1225,6 +1260,13 @@ def nll_loss(input: Any, target: Any, weight: Any = None, size_average: Any = No
     """input (N, C, *) log-probabilities, target (N, *) class indices."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_nll_shapes(input, target)
+    if reduction == "mean" and weight is None and _plain_class_targets(input, target, ignore_index):
+        # fused NLLLoss kernel (issue 8): 1 kernel + 1 grad kernel instead of ~10 (two of them ~1.4 ms casts)
+        c = _shape(input)[1]
+        ones = _NLL_ONES.get(c)
+        if ones is None:
+            ones = _NLL_ONES[c] = _MsTensor(np.ones(c, np.float32))
+        return _NLL_MEAN(input, target, ones)[0]
     loss, w = _nll_core(input, target, weight, ignore_index)
     if reduction == "none":
         return loss
@@ -1240,6 +1282,11 @@ def cross_entropy(input: Any, target: Any, weight: Any = None, size_average: Any
                   reduce: Any = None, reduction: str = "mean", label_smoothing: float = 0.0) -> Any:
     """input (N, C, *) logits; target (N, *) class indices or (N, C, *) class probabilities."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    if (reduction == "mean" and weight is None and label_smoothing <= 0 and target.ndim == 1
+            and _plain_class_targets(input, target, ignore_index)):
+        # fused SparseSoftmaxCrossEntropyWithLogits (issue 8): 1 kernel + 1 grad kernel instead of ~15; the same
+        # mean of -log_softmax(x)[t] as torch (checked against torch in tests/test_train_fast_paths.py).
+        return _SPARSE_CE(input, target)
     cdim = 0 if input.ndim == 1 else 1
     logp = log_softmax_impl(input, cdim)
     c = _shape(input)[cdim]

@@ -53,6 +53,19 @@ def assign_(p: Any, value: Any) -> None:
     _MsTensor.copy_(p, value)
 
 
+def _zeros_like(t: Any) -> Any:
+    """A fresh zero tensor like `t`, built on the host: numpy's zeroed allocation wrapped zero-copy costs ~40 us
+    where a ZerosLike kernel costs ~300 us for a 784x256 float32 gradient on CPU (issue 8). bfloat16 and
+    other dtypes numpy lacks use the kernel."""
+    try:
+        np_dtype = ms.dtype_to_nptype(t.dtype)
+    except (KeyError, TypeError):
+        np_dtype = None
+    if np_dtype is None or t.dtype == ms.bfloat16:
+        return _T(ms.ops.zeros_like(t))
+    return _T(ms.from_numpy(np.zeros(tuple(_MsTensor.shape.fget(t)), np_dtype)))
+
+
 def step_tensor(step: float) -> Any:
     """torch 1.12 keeps `state['step']` as a float32 0-d tensor; ours is a Python number while training."""
     return _T(_MsTensor(np.array(step, dtype=np.float32)))
@@ -135,7 +148,7 @@ class Optimizer:
                 g = p._grad
                 if g is None:
                     continue
-                p._grad = None if set_to_none else _T(ms.ops.zeros_like(g))
+                p._grad = None if set_to_none else _zeros_like(g)
 
     def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
         """One update of every parameter that has a `.grad`; `closure` re-evaluates the model and returns

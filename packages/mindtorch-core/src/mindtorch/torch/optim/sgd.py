@@ -41,6 +41,10 @@ class SGD(Optimizer):
             buf = state.get("momentum_buffer")
             if buf is None:
                 buf = d_p + 0 if d_p is grad else d_p  # torch clones d_p
+            elif group["dampening"] == 0:
+                # torch's buf.mul_(momentum).add_(d_p) as ONE kernel (d_p + momentum * buf): one elementwise pass
+                # per parameter less (issue 8); equal up to the rounding of a fused multiply-add.
+                buf = add(d_p, buf, alpha=momentum)
             else:
                 buf = add(mul(buf, momentum), d_p, alpha=1 - group["dampening"])
             state["momentum_buffer"] = _T(buf)
