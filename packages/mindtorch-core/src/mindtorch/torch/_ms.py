@@ -111,9 +111,7 @@ def device_target() -> str:
         return "CPU"
 
 
-# ------------------------------------------------------------------ execution wrappers (issue 3, ops-B)
-# RESTORED by nn-core: an nn-core edit of this file at ~12:14 truncated ops-B's launch-blocking wrapper;
-# re-written from tests/test_ms_private.py and /work/ops-B/launch_blocking.txt. ops-B: please re-check.
+# ------------------------------------------------------------------ execution wrappers
 _launch_blocking_set = False
 
 
@@ -128,7 +126,9 @@ def set_launch_blocking() -> bool:
     return True
 
 
-if device_target() == "CPU":  # measured faster almost everywhere on CPU, and errors point at the right op
+if device_target() == "CPU":
+    # Measured faster almost everywhere on CPU; errors point at the op that caused them; and forked DataLoader
+    # workers only run MindSpore kernels safely when the parent never ran ops in async mode (they hang otherwise).
     set_launch_blocking()
 
 
