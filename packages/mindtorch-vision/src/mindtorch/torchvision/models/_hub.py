@@ -1,4 +1,5 @@
-"""`load_state_dict_from_url` (torch.hub's, which torchvision's weights use): a cached download + torch.load.
+"""`load_state_dict_from_url` for the weights enums: core's `torch.hub` (as torchvision uses torch's), plus a
+sha256 check of an already cached file when `check_hash` is asked for.
 
 Files live in `$TORCH_HOME/hub/checkpoints/<file name of the url>` (TORCH_HOME defaults to `$XDG_CACHE_HOME/torch`,
 i.e. `~/.cache/torch`), exactly where PyTorch keeps them, so a cache filled by real PyTorch is reused as is, and
@@ -8,23 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from typing import Any, Dict, Optional
 from urllib.parse import urlparse
 
-import mindtorch.torch as torch
-
-from ..datasets.utils import download_url
-
-# torch.hub's convention: `<name>-<first hex digits of the file's sha256>.<ext>`
-_HASH_REGEX = re.compile(r"-([a-f0-9]*)\.")
-
-
-def get_dir() -> str:
-    """torch.hub.get_dir(): `$TORCH_HOME/hub`."""
-    torch_home = os.path.expanduser(
-        os.getenv("TORCH_HOME", os.path.join(os.getenv("XDG_CACHE_HOME", "~/.cache"), "torch")))
-    return os.path.join(torch_home, "hub")
+from mindtorch.torch import hub
+from mindtorch.torch.hub import get_dir  # noqa: F401  (re-exported: torchvision code imports it from here)
 
 
 def _sha256(path: str) -> str:
@@ -38,27 +27,19 @@ def _sha256(path: str) -> str:
 def load_state_dict_from_url(url: str, model_dir: Optional[str] = None, map_location: Any = None,
                              progress: bool = True, check_hash: bool = False, file_name: Optional[str] = None,
                              weights_only: bool = True) -> Dict[str, Any]:
-    """The state_dict at `url`: read from the hub cache, downloaded there first if absent.
+    """The state_dict at `url`: read from the hub cache, downloaded there first if absent (`torch.hub`).
 
     Raises RuntimeError naming the URL and the cache path when the download fails (e.g. no network): placing the
-    file at that path makes the call work offline. `check_hash` compares the sha256 prefix in the file name.
-    `progress` is accepted for torch's signature (the vision downloader always shows its tqdm bar).
+    file at that path makes the call work offline. `check_hash` compares the sha256 prefix in the file name,
+    also for a file that is already cached (torch checks only while downloading).
     """
-    if model_dir is None:
-        model_dir = os.path.join(get_dir(), "checkpoints")
-    filename = file_name or os.path.basename(urlparse(url).path)
-    cached_file = os.path.join(model_dir, filename)
-    if not os.path.exists(cached_file):
-        try:
-            download_url(url, model_dir, filename)
-        except RuntimeError as e:
-            raise RuntimeError(
-                f"could not download the weights {url} ({e}); without network, put the file at {cached_file} "
-                "(TORCH_HOME selects the cache root)") from None
     if check_hash:
-        match = _HASH_REGEX.search(filename)
+        filename = file_name or os.path.basename(urlparse(url).path)
+        cached_file = os.path.join(model_dir or os.path.join(hub.get_dir(), "checkpoints"), filename)
+        match = hub.HASH_REGEX.search(filename)
         prefix = match.group(1) if match else None
-        if prefix and not _sha256(cached_file).startswith(prefix):
+        if prefix and os.path.exists(cached_file) and not _sha256(cached_file).startswith(prefix):
             raise RuntimeError(f'invalid hash value (expected "{prefix}") for {cached_file}: delete the file and '
                                "download it again")
-    return torch.load(cached_file, map_location=map_location, weights_only=weights_only)
+    return hub.load_state_dict_from_url(url, model_dir, map_location, progress, check_hash, file_name,
+                                        weights_only=weights_only)
