@@ -38,7 +38,7 @@ def test_rank_dying_mid_run_fails_the_other_within_timeout():
     assert "rank 0 first all_reduce ok" in rank0.stdout
     assert rank0.returncode != 0
     assert "did not complete within the process group timeout" in rank0.stdout or "COLLECTIVE FAILED" in rank0.stdout
-    assert time.monotonic() - start < 75  # init (up to ~20 s when loaded) + the group's 8 s timeout + exit
+    assert time.monotonic() - start < 85  # init + first collective (60 s bound) + the group's 8 s timeout + exit
     time.sleep(0.5)
     assert _schedulers() <= before  # rank 0's scheduler went with it
 
