@@ -30,7 +30,7 @@ def _pair(reftorch, arr, grad=True):
 
 def _same_complex(mine, ref):
     assert_same(mine, ref)  # shape and dtype (values of a complex tensor: below)
-    np.testing.assert_allclose(mine.detach().numpy(), ref.detach().numpy(), rtol=1e-6)
+    np.testing.assert_allclose(mine.detach().numpy(), ref.detach().numpy(), rtol=1e-6, atol=1e-6)
 
 
 def _backward_both(reftorch, y, yr, seed=1):
@@ -274,7 +274,7 @@ def test_checkpoint_replays_dropout_mask():
     y = checkpoint(lambda a: torch.nn.functional.dropout(a, 0.5, True) * a, x)
     y.sum().backward()
     # y = mask * x^2 / (1-p) => dy/dx = 2 y / x, only if backward recomputed the SAME mask
-    np.testing.assert_allclose(x.grad.numpy(), 2 * y.detach().numpy() / x.detach().numpy(), rtol=1e-5)
+    np.testing.assert_allclose(x.grad.numpy(), 2 * y.detach().numpy() / x.detach().numpy(), rtol=1e-5, atol=1e-5)
 
 
 def test_checkpoint_without_grad_is_a_plain_call(reftorch):

@@ -358,6 +358,7 @@ RNN_CASES = [
     ("LSTM", (3, 4), {}, False),
     ("LSTM", (3, 5, 2), dict(bidirectional=True, batch_first=True), True),
     ("LSTM", (3, 5), dict(proj_size=2), True),
+    ("LSTM", (3, 4, 2), dict(bias=False, bidirectional=True), True),  # 2 fused layers, no bias
     ("GRU", (3, 4, 2), dict(bidirectional=True), True),
 ]
 
@@ -402,6 +403,46 @@ def test_rnn_matches_torch(reftorch, case):
     ref_params = dict(ref.named_parameters())
     for (n, _), g in zip(mine.named_parameters(), g_w):
         same(reftorch, g, ref_params[n].grad, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_fused_lstm_layer_equals_the_loop(reverse):
+    """The CPU entry of `_rnn_layer` (MindSpore's fused LSTM kernel) in float32 against the default entry (the
+    Python loop over time steps) run in float64 as the exact reference: values and gradients of every input.
+    float64 itself falls back to the loop on CPU (the fused kernel is float32 only)."""
+    from mindtorch.torch._ops._registry import TABLE
+
+    impls = TABLE["_rnn_layer"].impls
+    fused, loop = impls["CPU"], impls["default"]
+    T, B, I, H = 6, 3, 4, 5
+    raw = [rn(*s) for s in ((T, B, I), (B, H), (B, H), (4 * H, I), (4 * H, H), (4 * H,), (4 * H,))]
+
+    def run(f, dtype):
+        args = [mt.from_numpy(a.astype(dtype)) for a in raw]
+        outs = [o.asnumpy().astype(np.float64) for o in f("LSTM", *args, reverse)]
+
+        def loss(*xs):
+            return sum(ms.ops.sum(ms.ops.mul(o, o)) for o in f("LSTM", *xs, reverse))
+
+        grads = ms.grad(loss, grad_position=tuple(range(7)))(*args)
+        return outs + [g.asnumpy().astype(np.float64) for g in grads]
+
+    for got, want in zip(run(fused, np.float32), run(loop, np.float64)):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    for got, want in zip(run(fused, np.float64), run(loop, np.float64)):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+def test_leaf_gradient_routed_twice_backward(reftorch):
+    """`x * w + b` with leaves w, b: add's backward hands one gradient tensor to b and to the mul. MindSpore 2.10
+    clones it with a kernel CPU lacks ("The kernel Clone unregistered"); the leaf hook must avoid that."""
+    xs = [rn(3, 5) for _ in range(3)]
+    got = [mt.from_numpy(a.copy()).requires_grad_(i > 0) for i, a in enumerate(xs)]
+    want = [reftorch.from_numpy(a.copy()).requires_grad_(i > 0) for i, a in enumerate(xs)]
+    for T, (x, w, b) in ((mt, got), (reftorch, want)):
+        (T.cat([x * w + b, b + w])[1:] ** 2).sum().backward()
+    same(reftorch, got[1].grad, want[1].grad)
+    same(reftorch, got[2].grad, want[2].grad)
 
 
 @pytest.mark.parametrize("name", ["RNNCell", "LSTMCell", "GRUCell"])

@@ -379,8 +379,8 @@ def test_forward_hooks_order_modify_and_remove_like_torch(reftorch):
     assert log_m == log_r
     x2 = np.full((1, 2), 2.0, np.float32)
     expected = x2 @ w.numpy().T + b.numpy()
-    np.testing.assert_allclose(y1m.detach().numpy(), expected + 1, rtol=1e-6)
-    np.testing.assert_allclose(y2m.detach().numpy(), expected, rtol=1e-6)
+    np.testing.assert_allclose(y1m.detach().numpy(), expected + 1, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(y2m.detach().numpy(), expected, rtol=1e-6, atol=1e-6)
 
 
 def test_forward_hooks_with_kwargs_and_global_hooks():
@@ -426,8 +426,8 @@ def test_full_backward_hook_with_value_and_grad(reftorch):
     x = torch.from_numpy(np.arange(6, dtype=np.float32).reshape(2, 3))
     ms.value_and_grad(lambda inp: (m(inp) ** 2).sum(), 0)(x)
     assert len(got) == len(ref) == 1
-    np.testing.assert_allclose(got[0][0], ref[0][0], rtol=1e-5)  # grad_input
-    np.testing.assert_allclose(got[0][1], ref[0][1], rtol=1e-5)  # grad_output
+    np.testing.assert_allclose(got[0][0], ref[0][0], rtol=1e-5, atol=1e-5)  # grad_input
+    np.testing.assert_allclose(got[0][1], ref[0][1], rtol=1e-5, atol=1e-5)  # grad_output
 
 
 def test_full_backward_hook_with_loss_backward(reftorch):
@@ -438,8 +438,8 @@ def test_full_backward_hook_with_loss_backward(reftorch):
     x = torch.from_numpy(np.arange(6, dtype=np.float32).reshape(2, 3)).requires_grad_(True)
     m(x).pow(2).sum().backward()
     assert len(got) == len(ref) == 1
-    np.testing.assert_allclose(got[0][0], ref[0][0], rtol=1e-5)
-    np.testing.assert_allclose(got[0][1], ref[0][1], rtol=1e-5)
+    np.testing.assert_allclose(got[0][0], ref[0][0], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(got[0][1], ref[0][1], rtol=1e-5, atol=1e-5)
 
 
 # -------------------------------------------------------------------------------------- dtype / device
@@ -530,7 +530,7 @@ def test_jit_function_calling_a_module():
         return p(x)
 
     x = torch.from_numpy(RNG.standard_normal((2, 3)).astype(np.float32))
-    np.testing.assert_allclose(step(x).asnumpy(), x.numpy() @ w1.T, rtol=1e-5)
+    np.testing.assert_allclose(step(x).asnumpy(), x.numpy() @ w1.T, rtol=1e-5, atol=1e-5)
 
 
 def test_custom_bprop_module_is_used_for_gradients(reftorch):
@@ -726,7 +726,7 @@ def test_pickle_module_round_trip():
     assert list(net2.state_dict()) == ["w", "steps"]
     assert int(net2.steps) == 3 and net2.w.requires_grad
     x = torch.randn(2, 3)
-    np.testing.assert_allclose(net2(x).detach().numpy(), net(x).detach().numpy(), rtol=1e-6)
+    np.testing.assert_allclose(net2(x).detach().numpy(), net(x).detach().numpy(), rtol=1e-6, atol=1e-6)
     net2.inner.add_module("1", nn.Module())  # registries survive: still the aliased Cell dicts
     assert net2._modules is net2._cells and len(net2.inner) == 2
 

@@ -213,6 +213,8 @@ SAMPLES = {
     # views MindSpore lacks (_ops/views.py)
     "unfold": lambda: ((X(2, 5), 1, 2, 1), {}), "as_strided": lambda: ((X(), (2, 2), (1, 2)), {}),
     "view_as_real": lambda: ((torch.ones(2, dtype=torch.complex64),), {}), "view_as_complex": lambda: ((X(3, 2),), {}),
+    # one RNN layer, one direction (nn/modules/rnn.py): mode, x (T, B, I), h, c, w_ih, w_hh, b_ih, b_hh, reverse
+    "_rnn_layer": lambda: (("LSTM", X(3, 2, 4), X(2, 5), X(2, 5), X(20, 4), X(20, 5), X(20), X(20), True), {}),
 }
 
 

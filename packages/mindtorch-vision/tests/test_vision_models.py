@@ -227,7 +227,9 @@ def test_torchvision_saved_pth_loads(case, logits_ref):
     with torch.no_grad():
         model(torch.from_numpy(mmf.case_input(in_shape, seed=4)))
     buffers = np.array([float(_np(b).astype(np.float64).sum()) for b in model.buffers()])
-    np.testing.assert_allclose(buffers, logits_ref[f"pth_{case}_buffers"], rtol=1e-5, atol=1e-5)
+    # each entry sums a whole buffer (up to ~1,000 running means of deep activations, partly cancelling): float32
+    # rounding differs between CPUs (AVX2 vs AVX-512 kernels) by up to ~2e-4 there
+    np.testing.assert_allclose(buffers, logits_ref[f"pth_{case}_buffers"], rtol=1e-5, atol=1e-3)
 
 
 def test_vit_loads_legacy_mlp_key_names(logits_ref):

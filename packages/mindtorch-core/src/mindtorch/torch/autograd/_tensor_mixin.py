@@ -24,19 +24,25 @@ _NON_LEAF_GRAD_WARNING = (
     "you access the leaf Tensor instead.")
 
 
-def _contiguous_grad(grad: Any) -> Any:
-    return grad if grad.is_contiguous() else grad.contiguous()
+def _own_grad(grad: Any) -> Any:
+    """The gradient a leaf's accumulator receives: a contiguous tensor of its own (see `own_leaf_grad`)."""
+    return grad.contiguous() if not grad.is_contiguous() else ops.add(grad, 0)
 
 
-def ensure_contiguous_leaf_grad(t: Any) -> None:
-    """Work around a MindSpore 2.10 bug (measured on CPU): when a leaf already holds a `.grad`, accumulating an
-    incoming gradient that is a non-contiguous view (the gradient through `transpose(w)`, as in every Linear
-    layer) adds the two buffers element by element ignoring strides, which silently permutes the gradient.
-    It broke `zero_grad()` + `backward()` and plain gradient accumulation. A hook that hands the accumulator a
-    contiguous gradient avoids it; installed once per leaf that requires grad."""
+def own_leaf_grad(t: Any) -> None:
+    """Hand every gradient that reaches leaf `t` to its accumulator as a fresh contiguous tensor (a hook,
+    installed once per leaf that requires grad). Works around two MindSpore 2.10 bugs measured on CPU:
+
+    - a gradient that the engine also routes elsewhere (`x * w + b` with `b` a leaf: add's backward hands the
+      same tensor to b and to the mul) is cloned before accumulation with the Clone kernel, which CPU lacks:
+      `loss.backward()` failed with "The kernel Clone unregistered" (position embeddings, `a + b` of leaves);
+    - when a leaf already holds a `.grad`, accumulating a non-contiguous view (the gradient through
+      `transpose(w)`) adds the buffers element by element ignoring strides, silently permuting the gradient.
+
+    Costs one copy kernel per leaf per backward (what torch's AccumulateGrad does for a shared gradient)."""
     d = t.__dict__
-    if "_mt_contiguous_grad_hook" not in d:
-        d["_mt_contiguous_grad_hook"] = _MsTensor.register_hook(t, _contiguous_grad)
+    if "_mt_own_grad_hook" not in d:
+        d["_mt_own_grad_hook"] = _MsTensor.register_hook(t, _own_grad)
 
 
 def _as_torch(t: Any) -> Any:
@@ -140,7 +146,7 @@ class TensorAutogradMixin:
             _ms.enable_grad_recording()
         _MsTensor.requires_grad_(self, requires_grad)
         if requires_grad:
-            ensure_contiguous_leaf_grad(self)
+            own_leaf_grad(self)
         return self
 
     @property

@@ -27,7 +27,7 @@ from .. import _dtype as D
 from .. import _ms
 from .._tensor import Tensor, from_numpy_array
 from .._tensor_str import tensor_repr
-from ..autograd._tensor_mixin import ensure_contiguous_leaf_grad
+from ..autograd._tensor_mixin import own_leaf_grad
 
 _MsTensor = ms.Tensor
 _MsParameter = ms.Parameter
@@ -88,7 +88,7 @@ class Parameter(Tensor, _MsParameter):
         # same dtype/shape, which keeps the data set in __new__ (checked on MindSpore 2.10).
         _MsParameter.__init__(self, self, name=name, requires_grad=bool(requires_grad))
         if requires_grad:
-            ensure_contiguous_leaf_grad(self)
+            own_leaf_grad(self)
         if data is not None and isinstance(data, Tensor):
             dev = data.__dict__.get("_device")
             if dev is not None:
@@ -104,7 +104,7 @@ class Parameter(Tensor, _MsParameter):
         # ms.Parameter's setter updates both `param_info` (trainable_params()) and the tape flag.
         _MsParameter.requires_grad.fset(self, bool(value))
         if value:
-            ensure_contiguous_leaf_grad(self)
+            own_leaf_grad(self)
 
     def requires_grad_(self, requires_grad: bool = True) -> "Parameter":
         self.requires_grad = requires_grad

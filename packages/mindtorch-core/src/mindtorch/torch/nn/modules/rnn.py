@@ -1,8 +1,11 @@
 """torch.nn.modules.rnn: RNN, LSTM, GRU and their cells, with torch's parameter names, gate order
 (LSTM: i, f, g, o; GRU: r, z, n), layouts (time-major unless batch_first), packed sequences and proj_size.
 
-The recurrence is a Python loop over time steps of MindSpore matmuls (the input projection of all steps is
-one matmul), so autograd flows through MindSpore's ops in both autograd styles.
+One layer in one direction is the op-table entry `_rnn_layer`: by default a Python loop over time steps of
+MindSpore matmuls (the input projection of all steps is one matmul); on CPU and GPU an LSTM layer without
+projection runs MindSpore's fused LSTM kernel instead (oneDNN on CPU: one kernel for the whole sequence
+instead of ~10 per time step, and the same numbers as torch's). Autograd flows through MindSpore's ops
+either way, in both autograd styles.
 """
 from __future__ import annotations
 
@@ -15,8 +18,9 @@ import mindspore as ms
 import numpy as np
 from mindspore import ops
 
-from ..._ops._registry import wrap
+from ..._ops._registry import _DISPATCHERS, register, wrap
 from ..._tensor import Tensor
+from ...autograd.function import Function
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -52,6 +56,96 @@ def _cell_step(mode: str, gi: Any, h: Any, c: Any, w_hh: Any, b_hh: Any, w_hr: A
         return ops.add(ops.mul(ops.sub(1.0, z), n), ops.mul(z, h)), c
     pre = ops.add(gi, gh)
     return (ops.tanh(pre) if mode == "RNN_TANH" else ops.relu(pre)), c
+
+
+def _recurrence(mode: str, x: Any, h: Any, c: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Any, w_hr: Any,
+                reverse: bool, masks: Optional[List[Any]]) -> Tuple[Any, Any, Any]:
+    """One layer, one direction, as a loop over time: x (T, B, I), h (B, H_out), c (B, H) or None; masks: per
+    step (B, 1) bools for packed sequences (steps past a sequence's end keep its state and output zeros)."""
+    T = x.shape[0]
+    gi_all = _linear(x, w_ih, b_ih)  # (T, B, G)
+    outs: List[Any] = [None] * T
+    for t in (range(T - 1, -1, -1) if reverse else range(T)):
+        h2, c2 = _cell_step(mode, gi_all[t], h, c, w_hh, b_hh, w_hr)
+        if masks is not None:
+            h2 = ops.where(masks[t], h2, h)
+            if c is not None:
+                c2 = ops.where(masks[t], c2, c)
+            outs[t] = ops.where(masks[t], h2, ops.zeros_like(h2))
+        else:
+            outs[t] = h2
+        h, c = h2, c2
+    return ops.stack(outs, 0), h, c
+
+
+@register("_rnn_layer", method=False, function=False)
+def _rnn_layer(mode: str, x: Any, h: Any, c: Any, w_ih: Any, w_hh: Any, b_ih: Any = None, b_hh: Any = None,
+               reverse: bool = False) -> Tuple[Any, Any, Any]:
+    """One RNN/LSTM/GRU layer in one direction over a whole (unpacked, unprojected) sequence:
+    x (T, B, I), h (B, H), c (B, H) for LSTM else None -> (output (T, B, H), h_n (B, H), c_n or None)."""
+    return _recurrence(mode, x, h, c, w_ih, w_hh, b_ih, b_hh, None, reverse, None)
+
+
+_LSTM_PRIMS: dict = {}
+
+
+def _lstm_prims(inp: int, hidden: int, has_bias: bool) -> Tuple[Any, Any]:
+    key = (inp, hidden, has_bias)
+    prims = _LSTM_PRIMS.get(key)
+    if prims is None:
+        from mindspore.ops.operations import _grad_ops
+
+        prims = _LSTM_PRIMS[key] = (ops.LSTM(inp, hidden, 1, has_bias, False, 0.0),
+                                    _grad_ops.LSTMGrad(inp, hidden, 1, has_bias, False, 0.0))
+    return prims
+
+
+class _FusedLSTM(Function):
+    """MindSpore's fused LSTM kernel, one layer and one direction, with its fused gradient kernel (LSTMGrad) as
+    the backward. A custom node rather than the recorded primitive: MindSpore 2.10's `loss.backward()` engine
+    fails on the primitive ("The kernel Clone unregistered" on CPU) while `mindspore.grad` handles it; this node
+    works in both training styles. x (T, B, I), h/c (1, B, H), w the flat weights -> y (T, B, H), h_n, c_n."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, h: Any, c: Any, w: Any) -> Tuple[Any, Any, Any]:
+        hidden, inp = h.shape[-1], x.shape[-1]
+        fwd, ctx.grad_prim = _lstm_prims(inp, hidden, w.shape[0] != 4 * hidden * (inp + hidden))
+        y, hy, cy, reserve, _ = fwd(x, h, c, w)
+        ctx.save_for_backward(x, h, c, w, y, hy, cy, reserve)
+        return y, hy, cy
+
+    @staticmethod
+    def backward(ctx: Any, dy: Any, dhy: Any, dcy: Any) -> Tuple[Any, Any, Any, Any]:
+        x, h, c, w, y, hy, cy, reserve = ctx.saved_tensors
+        dx, dh, dc, dw = ctx.grad_prim(x, h, c, w, y, hy, cy, dy, dhy, dcy, reserve)
+        return dx, dh, dc, ops.add(dw, 0)
+
+
+def _fused_lstm(gpu: bool) -> Any:
+    def impl(mode: str, x: Any, h: Any, c: Any, w_ih: Any, w_hh: Any, b_ih: Any = None, b_hh: Any = None,
+             reverse: bool = False) -> Tuple[Any, Any, Any]:
+        if mode != "LSTM" or x.dtype != ms.float32 or 0 in x.shape or 0 in h.shape:
+            return _recurrence(mode, x, h, c, w_ih, w_hh, b_ih, b_hh, None, reverse, None)
+        # the kernel's flat weight layout (MindSpore's own nn.LSTM): w_ih, w_hh, then the bias - the sum of
+        # both biases on CPU, both of them on GPU (cuDNN); the gate order i, f, g, o is torch's
+        parts = [ops.reshape(w_ih, (-1,)), ops.reshape(w_hh, (-1,))]
+        if b_ih is not None:
+            parts += [ops.reshape(b_ih, (-1,)), ops.reshape(b_hh, (-1,))] if gpu else [
+                ops.reshape(ops.add(b_ih, b_hh), (-1,))]
+        if reverse:
+            x = ops.flip(x, (0,))
+        out, h_n, c_n = _FusedLSTM.apply(x, ops.expand_dims(h, 0), ops.expand_dims(c, 0),
+                                         ops.reshape(ops.concat(parts), (-1, 1, 1)))
+        if reverse:
+            out = ops.flip(out, (0,))
+        return out, h_n[0], c_n[0]
+
+    impl.__doc__ = _rnn_layer.__doc__
+    return impl
+
+
+register("_rnn_layer", target="CPU", method=False, function=False)(_fused_lstm(gpu=False))
+register("_rnn_layer", target="GPU", method=False, function=False)(_fused_lstm(gpu=True))
 
 
 class RNNBase(Module):
@@ -159,7 +253,7 @@ class RNNBase(Module):
         """x (T, B, I) time-major; h0 (L*D, B, H_out); c0 (L*D, B, H) or None; lengths (B,) or None."""
         T = x.shape[0]
         D = 2 if self.bidirectional else 1
-        masks = None
+        masks: Optional[List[Any]] = None
         if lengths is not None:
             m = (np.arange(T)[:, None] < lengths[None, :]).astype(np.bool_)[..., None]  # (T, B, 1)
             masks = [ms.Tensor(m[t]) for t in range(T)]
@@ -169,25 +263,16 @@ class RNNBase(Module):
             dir_outs = []
             for d in range(D):
                 w_ih, w_hh, b_ih, b_hh, w_hr = self._layer_weights(layer, d)
-                gi_all = _linear(layer_in, w_ih, b_ih)  # (T, B, G)
                 h = h0[layer * D + d]
                 c = c0[layer * D + d] if c0 is not None else None
-                outs: List[Any] = [None] * T
-                steps = range(T - 1, -1, -1) if d == 1 else range(T)
-                for t in steps:
-                    h2, c2 = _cell_step(self.mode, gi_all[t], h, c, w_hh, b_hh, w_hr)
-                    if masks is not None:
-                        h2 = ops.where(masks[t], h2, h)
-                        if c is not None:
-                            c2 = ops.where(masks[t], c2, c)
-                        outs[t] = ops.where(masks[t], h2, ops.zeros_like(h2))
-                    else:
-                        outs[t] = h2
-                    h, c = h2, c2
+                if masks is None and w_hr is None:
+                    out, h, c = _DISPATCHERS["_rnn_layer"](self.mode, layer_in, h, c, w_ih, w_hh, b_ih, b_hh, d == 1)
+                else:
+                    out, h, c = _recurrence(self.mode, layer_in, h, c, w_ih, w_hh, b_ih, b_hh, w_hr, d == 1, masks)
                 hs.append(h)
                 if c is not None:
                     cs.append(c)
-                dir_outs.append(ops.stack(outs, 0))
+                dir_outs.append(out)
             layer_out = dir_outs[0] if D == 1 else ops.cat(dir_outs, 2)
             if self.dropout > 0 and self.training and layer < self.num_layers - 1:
                 layer_out = F.dropout(layer_out, self.dropout, True)
