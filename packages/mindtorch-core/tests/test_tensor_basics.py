@@ -87,7 +87,14 @@ def test_torch_level_helpers(reftorch):
     assert torch.is_complex(torch.ones(1, dtype=torch.complex64)) and not torch.is_complex(x)
     cases = [(torch.tensor([1]), 1.5), (torch.tensor([1], dtype=torch.int8), torch.tensor(1000)),
              (torch.tensor([1.0], dtype=torch.float16), torch.tensor(1.0, dtype=torch.float64)),
-             (torch.tensor([True]), 3), (2, 3.0)]
+             (torch.tensor([True]), 3), (2, 3.0),
+             # a 0-d tensor of a higher category keeps its own dtype (not the default one a Python scalar gives),
+             # except complex over a float tensor, which keeps the tensor's precision
+             (torch.tensor([1]), torch.tensor(1.5, dtype=torch.float64)), (torch.tensor([1]), 1j),
+             (torch.tensor([1.0]), torch.tensor(1j, dtype=torch.complex128)),
+             (torch.tensor([1.0], dtype=torch.float64), torch.tensor(1j, dtype=torch.complex64)),
+             (torch.tensor([1], dtype=torch.int32), torch.tensor(1j, dtype=torch.complex128)),
+             (torch.tensor([1.0], dtype=torch.float64), 1j)]
     for a, b in cases:
         ra = reftorch.tensor(a.tolist(), dtype=getattr(reftorch, dtype_name(a.dtype))) if torch.is_tensor(a) else a
         if torch.is_tensor(b):
@@ -97,6 +104,7 @@ def test_torch_level_helpers(reftorch):
         if not torch.is_tensor(a):
             continue
         assert dtype_name(torch.result_type(a, b)) == dtype_name(reftorch.result_type(ra, rb))
+        assert dtype_name((a + b).dtype) == dtype_name((ra + rb).dtype)
     for a, b in ((torch.int64, torch.float32), (torch.float32, torch.int32), (torch.bool, torch.uint8),
                  (torch.complex64, torch.float64), (torch.float16, torch.float32)):
         ra, rb = getattr(reftorch, dtype_name(a)), getattr(reftorch, dtype_name(b))

@@ -220,19 +220,21 @@ def result_type_of(tensor_dtypes: list, scalars: list = (), zero_dim_dtypes: lis
         return out
 
     res = fold(list(tensor_dtypes))
-    for group in (list(zero_dim_dtypes), [scalar_dtype(s) for s in scalars]):
+    for is_scalar, group in ((False, list(zero_dim_dtypes)), (True, [scalar_dtype(s) for s in scalars])):
         g = fold(group)
         if g is None:
             continue
         if res is None:
             res = g
         elif _CATEGORY[g] > _CATEGORY[res]:
-            if _CATEGORY[g] == 2 and group is not zero_dim_dtypes:
-                res = _default_dtype  # int tensor + 1.5 -> default float dtype
-            elif _CATEGORY[g] == 3 and _CATEGORY[res] == 2:
-                res = complex128 if res == float64 else complex64
+            if _CATEGORY[g] == 3 and _CATEGORY[res] == 2:
+                res = complex128 if res == float64 else complex64  # float tensor + complex: keeps its precision
+            elif _CATEGORY[g] == 2 and is_scalar:
+                res = _default_dtype  # int tensor + 1.5 -> the default float dtype
+            elif _CATEGORY[g] == 3 and is_scalar:
+                res = complex128 if _default_dtype == float64 else complex64  # int tensor + 1j
             else:
-                res = g
+                res = g  # a 0-d tensor of a higher category: its own dtype (int tensor + 0-d float64 -> float64)
     return res
 
 
