@@ -214,6 +214,8 @@ SAMPLES = {
     "unfold": lambda: ((X(2, 5), 1, 2, 1), {}), "as_strided": lambda: ((X(), (2, 2), (1, 2)), {}),
     "view_as_real": lambda: ((torch.ones(2, dtype=torch.complex64),), {}), "view_as_complex": lambda: ((X(3, 2),), {}),
     # one RNN layer, one direction (nn/modules/rnn.py): mode, x (T, B, I), h, c, w_ih, w_hh, b_ih, b_hh, reverse
+    # the 2-d convolution kernel under conv1d/conv2d (_ops/nn_ops.py): x, w, stride, padding, dilation, groups
+    "_conv2d_kernel": lambda: ((X(2, 4, 6, 6), X(6, 2, 3, 3), (1, 2), (1, 0), (1, 1), 2), {}),
     "_rnn_layer": lambda: (("LSTM", X(3, 2, 4), X(2, 5), X(2, 5), X(20, 4), X(20, 5), X(20), X(20), True), {}),
 }
 

@@ -21,7 +21,8 @@ import numpy as np
 from mindspore import ops
 
 from .. import _dtype as D
-from ._registry import inplace_source, register, write_back
+from . import _autotune
+from ._registry import _DISPATCHERS, inplace_source, register, write_back
 
 _MsTensor = ms.Tensor
 _NS = ("nn.functional",)
@@ -194,7 +195,7 @@ def _convnd(input: Any, weight: Any, bias: Any, stride: Any, padding: Any, dilat
     if n == 3:
         out = ops.conv3d(x, w, None, stride_t, "pad", pad_arg, dil_t, groups)
     else:
-        out = ops.conv2d(x, w, None, stride_t, "pad", pad_arg, dil_t, groups)
+        out = _DISPATCHERS["_conv2d_kernel"](x, w, stride_t, pad_arg, dil_t, groups)
     if n == 1:
         out = ops.squeeze(out, 2)
     if bias is not None:
@@ -202,6 +203,58 @@ def _convnd(input: Any, weight: Any, bias: Any, stride: Any, padding: Any, dilat
     if unbatched:
         out = ops.squeeze(out, 0)
     return out
+
+
+@register("_conv2d_kernel", method=False, function=False)
+def _conv2d_native(x: Any, w: Any, stride: Tuple[int, int], padding: Tuple[int, int], dilation: Tuple[int, int],
+                   groups: int) -> Any:
+    """The 2-d convolution under conv1d/conv2d: x (N, C, H, W), w (O, C/groups, kH, kW), symmetric zero
+    `padding` (pH, pW) -> (N, O, H_out, W_out), no bias. MindSpore's native kernel."""
+    return ops.conv2d(x, w, None, stride, "pad", padding, dilation, groups)
+
+
+_IM2COL_MAX_ELEMENTS = 1 << 26  # the column buffer of im2col (N * C * kH * kW * H_out * W_out): 256 MB in float32
+
+
+def _conv2d_im2col(x: Any, w: Any, stride: Tuple[int, int], padding: Tuple[int, int], dilation: Tuple[int, int],
+                   groups: int) -> Any:
+    """The same convolution as im2col + MatMul: the kH*kW shifted (strided, dilated) windows of x are stacked
+    into columns (N, C*kH*kW, H_out*W_out) and multiplied by the weight matrix (per group), which lands directly
+    in NCHW layout. Forward and backward are StridedSlice/Stack/BatchMatMul kernels."""
+    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
+    if ph or pw:
+        x = ops.pad(x, (pw, pw, ph, ph))
+    n, c, h, wd = _shape(x)
+    o, cg, kh, kw = _shape(w)
+    ho, wo = (h - dh * (kh - 1) - 1) // sh + 1, (wd - dw * (kw - 1) - 1) // sw + 1
+    if kh == kw == 1 and sh == sw == 1:
+        cols = ops.reshape(x, (n, c, h * wd))  # a 1x1 convolution is a plain matmul: no copy
+    else:
+        span_h, span_w = (ho - 1) * sh + 1, (wo - 1) * sw + 1
+        pats = [ops.strided_slice(x, (0, 0, i * dh, j * dw), (n, c, i * dh + span_h, j * dw + span_w), (1, 1, sh, sw))
+                for i in range(kh) for j in range(kw)]
+        cols = ops.reshape(ops.stack(pats, 2) if len(pats) > 1 else pats[0], (n, c * kh * kw, ho * wo))
+    if groups == 1:
+        out = ops.matmul(ops.reshape(w, (o, cg * kh * kw)), cols)  # (N, O, L)
+    else:
+        out = ops.matmul(ops.reshape(w, (groups, o // groups, cg * kh * kw)),
+                         ops.reshape(cols, (n, groups, cg * kh * kw, ho * wo)))  # (N, G, O/G, L)
+    return ops.reshape(out, (n, o, ho, wo))
+
+
+@register("_conv2d_kernel", target="CPU", method=False, function=False)
+def _conv2d_cpu(x: Any, w: Any, stride: Tuple[int, int], padding: Tuple[int, int], dilation: Tuple[int, int],
+                groups: int) -> Any:
+    """On CPU, the faster of the native kernel and im2col + MatMul, measured per signature (`_autotune`)."""
+    n, c, h, wd = _shape(x)
+    o, cg, kh, kw = _shape(w)
+    native = ("native", lambda: _conv2d_native(x, w, stride, padding, dilation, groups))
+    cols = n * c * kh * kw * (h + 2 * padding[0]) * (wd + 2 * padding[1]) // max(1, stride[0] * stride[1])
+    if cols > _IM2COL_MAX_ELEMENTS or x.dtype not in (ms.float32, ms.float64, ms.float16):
+        return native[1]()
+    sig = (_shape(x), _shape(w), stride, padding, dilation, groups, x.dtype)
+    return _autotune.run("conv2d", sig, (
+        ("im2col", lambda: _conv2d_im2col(x, w, stride, padding, dilation, groups)), native))
 
 
 @register("conv1d", method=False, namespaces=_NS)

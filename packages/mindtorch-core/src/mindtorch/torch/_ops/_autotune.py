@@ -1,0 +1,66 @@
+"""Measured kernel choice: for an op with several correct implementations, time each once per input signature
+and keep the fastest (the idea of torch.backends.cudnn.benchmark, applied to MindSpore's CPU kernels).
+
+Why measured rather than fixed: MindSpore's CPU kernels vary by orders of magnitude between machines. On one
+AVX-512 EPYC host its native Conv2D took 0.8-5.5 s for LeNet/ResNet-18 layers where an im2col + MatMul
+composition took 0.07-0.2 s (forward and backward alike); on another host the native kernel was the faster one.
+
+The first call with a new signature runs every candidate (all but the last without autograd recording, for
+timing only); the result returned is the last candidate's, recorded as usual. Later calls run the winner only.
+`MINDTORCH_KERNEL_<OP>=<candidate>` (e.g. MINDTORCH_KERNEL_CONV2D=native) pins a choice for an op.
+"""
+from __future__ import annotations
+
+import os
+import time
+from typing import Any, Callable, Dict, Hashable, Sequence, Tuple
+
+import mindspore as ms
+
+# op -> {signature: candidate name}
+_CHOSEN: Dict[str, Dict[Hashable, str]] = {}
+
+
+def choice(op: str, signature: Hashable) -> Any:
+    """The candidate chosen for `op` on `signature` (None if not measured yet)."""
+    return _CHOSEN.get(op, {}).get(signature)
+
+
+def run(op: str, signature: Hashable, candidates: Sequence[Tuple[str, Callable[[], Any]]]) -> Any:
+    """Run `op` for `signature` with the fastest of `candidates` ((name, thunk) pairs; each thunk computes the
+    same result), measuring them on first use."""
+    chosen = _CHOSEN.setdefault(op, {})
+    name = chosen.get(signature)
+    if name is None:
+        pinned = os.environ.get(f"MINDTORCH_KERNEL_{op.upper()}")
+        names = [n for n, _ in candidates]
+        if pinned in names:
+            name = chosen[signature] = pinned
+        elif len(candidates) == 1:
+            name = chosen[signature] = names[0]
+        else:
+            return _measure(chosen, signature, candidates)
+    for n, thunk in candidates:
+        if n == name:
+            return thunk()
+    raise KeyError(f"kernel candidate {name!r} of {op} is gone")
+
+
+def _measure(chosen: Dict[Hashable, str], signature: Hashable,
+             candidates: Sequence[Tuple[str, Callable[[], Any]]]) -> Any:
+    from .._grad_mode import no_grad
+
+    timings = []
+    res = None
+    for i, (name, thunk) in enumerate(candidates):
+        last = i == len(candidates) - 1
+        t0 = time.perf_counter()
+        if last:
+            res = thunk()
+        else:
+            with no_grad():
+                thunk()
+        ms.runtime.synchronize()
+        timings.append((time.perf_counter() - t0, name))
+    chosen[signature] = min(timings)[1]
+    return res

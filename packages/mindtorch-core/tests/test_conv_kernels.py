@@ -1,0 +1,85 @@
+"""The CPU convolution kernels behind conv1d/conv2d (`_conv2d_kernel`): MindSpore's native kernel and im2col +
+MatMul, each against real torch (values and gradients), and the measured choice between them (`_autotune`)."""
+import warnings
+
+import numpy as np
+import pytest
+from _compare import assert_same
+
+import mindtorch.torch as torch
+from mindtorch.torch._ops import _autotune
+
+F = torch.nn.functional
+
+CASES = [
+    ((2, 3, 9, 9), (4, 3, 3, 3), {}),
+    ((2, 4, 9, 8), (6, 2, 3, 2), dict(stride=2, padding=1, dilation=2, groups=2)),
+    ((1, 4, 7, 7), (4, 1, 3, 3), dict(groups=4, padding=1)),  # depthwise
+    ((2, 3, 8, 8), (5, 3, 1, 1), dict(stride=2)),
+    ((2, 3, 8, 8), (5, 3, 1, 1), {}),  # 1x1: a plain matmul
+    ((2, 3, 10, 10), (5, 3, 4, 4), dict(padding="same")),  # asymmetric padding
+    ((2, 6, 5, 5), (3, 6, 5, 5), {}),  # kernel as large as the input
+]
+
+
+@pytest.fixture
+def pinned(monkeypatch):
+    def pin(kernel):
+        monkeypatch.setenv("MINDTORCH_KERNEL_CONV2D", kernel)
+        monkeypatch.setitem(_autotune._CHOSEN, "conv2d", {})
+    yield pin
+    _autotune._CHOSEN.pop("conv2d", None)
+
+
+@pytest.mark.parametrize("kernel", ["native", "im2col"])
+@pytest.mark.parametrize("case", CASES, ids=[f"{c[0]}x{c[1]}-{sorted(c[2])}" for c in CASES])
+def test_conv2d_kernel_matches_torch(reftorch, pinned, kernel, case):
+    pinned(kernel)
+    xs, ws, kw = case
+    rng = np.random.RandomState(0)
+    x, w, b = rng.randn(*xs).astype(np.float32), rng.randn(*ws).astype(np.float32), rng.randn(ws[0]).astype(np.float32)
+    mine = [torch.tensor(a, requires_grad=True) for a in (x, w, b)]
+    ref = [reftorch.tensor(a, requires_grad=True) for a in (x, w, b)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's UserWarning for padding='same' with an even kernel
+        out_r = reftorch.nn.functional.conv2d(*ref, **kw)
+    out_m = F.conv2d(*mine, **kw)
+    assert _autotune.choice("conv2d", next(iter(_autotune._CHOSEN["conv2d"]))) == kernel
+    assert_same(out_m, out_r, rtol=1e-5, atol=1e-5)
+    (out_r ** 2).sum().backward()
+    (out_m ** 2).sum().backward()
+    for m, r in zip(mine, ref):
+        assert_same(m.grad, r.grad, rtol=1e-4, atol=5e-4)
+
+
+def test_conv1d_goes_through_the_same_kernel(reftorch, pinned):
+    pinned("im2col")
+    rng = np.random.RandomState(1)
+    x, w = rng.randn(2, 4, 11).astype(np.float32), rng.randn(6, 2, 3).astype(np.float32)
+    out = F.conv1d(torch.from_numpy(x), torch.from_numpy(w), stride=2, padding=1, groups=2)
+    ref = reftorch.nn.functional.conv1d(reftorch.from_numpy(x), reftorch.from_numpy(w), stride=2, padding=1, groups=2)
+    assert_same(out, ref, rtol=1e-5, atol=1e-5)
+
+
+def test_autotune_measures_once_per_signature_and_keeps_the_winner(monkeypatch):
+    monkeypatch.delenv("MINDTORCH_KERNEL_CONV2D", raising=False)
+    monkeypatch.setitem(_autotune._CHOSEN, "conv2d", {})
+    x, w = torch.randn(2, 3, 8, 8), torch.randn(4, 3, 3, 3)
+    first = F.conv2d(x, w)
+    table = _autotune._CHOSEN["conv2d"]
+    assert len(table) == 1 and next(iter(table.values())) in ("native", "im2col")
+    again = F.conv2d(x, w)
+    assert len(table) == 1  # same signature: no new measurement
+    np.testing.assert_allclose(again.numpy(), first.numpy(), rtol=1e-5, atol=1e-5)
+    F.conv2d(torch.randn(1, 3, 8, 8), w)
+    assert len(table) == 2  # a new batch size is a new signature
+    _autotune._CHOSEN.pop("conv2d", None)
+
+
+def test_autotune_first_call_records_autograd():
+    """The first (measuring) call returns a result that backward reaches through, as any other call."""
+    _autotune._CHOSEN.pop("conv2d", None)
+    x = torch.randn(1, 2, 5, 5, requires_grad=True)
+    w = torch.randn(3, 2, 3, 3, requires_grad=True)
+    F.conv2d(x, w).sum().backward()
+    assert x.grad is not None and w.grad is not None and x.grad.shape == x.shape
