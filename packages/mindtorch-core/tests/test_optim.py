@@ -188,6 +188,32 @@ def test_zero_grad_and_add_param_group(reftorch):
     np.testing.assert_array_equal(params[0].detach().numpy(), W1)
 
 
+def test_zero_grad_zeros_reach_backward_step_and_unused_params(reftorch):
+    """zero_grad() (torch 1.12: set_to_none=False) gives zero gradients without a kernel (the zeros are made when
+    read): backward then stores into them, and a parameter the next loss does not use still has a zero grad,
+    so SGD's momentum and weight decay keep moving it exactly as in torch."""
+    rng = np.random.RandomState(0)
+    w0, u0, x = rng.randn(3, 2).astype(np.float32), rng.randn(2).astype(np.float32), rng.randn(4, 3).astype(np.float32)
+    runs = []
+    for T in (torch, reftorch):
+        w, u = T.nn.Parameter(T.tensor(w0)), T.nn.Parameter(T.tensor(u0))
+        opt = T.optim.SGD([w, u], lr=0.1, momentum=0.9, weight_decay=0.01)
+        seen = []
+        for step in range(3):
+            # torch 1.12's default (set_to_none=False); torch 2.x changed the default to True
+            opt.zero_grad() if T is torch else opt.zero_grad(set_to_none=False)
+            loss = (T.tensor(x) @ w).pow(2).sum() + (u.sum() if step == 0 else 0)  # u used in step 0 only
+            loss.backward()
+            seen.append(u.grad.detach().numpy().copy())
+            opt.step()
+        runs.append((w.detach().numpy(), u.detach().numpy(), seen))
+    (wm, um, gm), (wr, ur, gr) = runs
+    np.testing.assert_allclose(wm, wr, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(um, ur, rtol=1e-5, atol=1e-6)
+    for a, b in zip(gm, gr):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_mindspore_optimizer_on_our_model(reftorch):
     """The manual's Step 2.1: a MindSpore optimizer (with a per-step lr list) on mindtorch parameters."""
     class Net(nn.Module):

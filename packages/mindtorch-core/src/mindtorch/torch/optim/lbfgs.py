@@ -12,6 +12,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 from mindspore import mint, ops
 
 from .. import _ms
+from ..autograd._tensor_mixin import leaf_grad
 from .optimizer import _T, Optimizer, assign_
 
 __all__ = ["LBFGS"]
@@ -127,8 +128,10 @@ class LBFGS(Optimizer):
         self._params = self.param_groups[0]["params"]
 
     def _gather_flat_grad(self) -> Any:
-        views = [ops.zeros(p.numel(), p.dtype) if p._grad is None else mint.reshape(p._grad, (-1,))
-                 for p in self._params]
+        views = []
+        for p in self._params:
+            g = leaf_grad(p)
+            views.append(ops.zeros(p.numel(), p.dtype) if g is None else mint.reshape(g, (-1,)))
         return ops.cat(views, 0)
 
     def _add_grad(self, step_size: float, update: Any) -> None:

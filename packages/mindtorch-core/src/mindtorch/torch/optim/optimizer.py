@@ -21,6 +21,7 @@ import mindspore as ms
 import numpy as np
 
 from .. import _ms
+from ..autograd._tensor_mixin import leaf_grad, zero_grad_lazily
 
 __all__ = ["Optimizer", "required"]
 
@@ -51,19 +52,6 @@ def assign_(p: Any, value: Any) -> None:
     if value.dtype != p.dtype:
         value = value.astype(p.dtype)
     _MsTensor.copy_(p, value)
-
-
-def _zeros_like(t: Any) -> Any:
-    """A fresh zero tensor like `t`, built on the host: numpy's zeroed allocation wrapped zero-copy costs ~40 us
-    where a ZerosLike kernel costs ~300 us for a 784x256 float32 gradient on CPU (issue 8). bfloat16 and
-    other dtypes numpy lacks use the kernel."""
-    try:
-        np_dtype = ms.dtype_to_nptype(t.dtype)
-    except (KeyError, TypeError):
-        np_dtype = None
-    if np_dtype is None or t.dtype == ms.bfloat16:
-        return _T(ms.ops.zeros_like(t))
-    return _T(ms.from_numpy(np.zeros(tuple(_MsTensor.shape.fget(t)), np_dtype)))
 
 
 def step_tensor(step: float) -> Any:
@@ -145,10 +133,10 @@ class Optimizer:
         per parameter rather than an in-place zeroing of the old one; the values are the same)."""
         for group in self.param_groups:
             for p in group["params"]:
-                g = p._grad
-                if g is None:
-                    continue
-                p._grad = None if set_to_none else _zeros_like(g)
+                if set_to_none:
+                    p.grad = None
+                else:
+                    zero_grad_lazily(p)
 
     def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
         """One update of every parameter that has a `.grad`; `closure` re-evaluates the model and returns
@@ -159,7 +147,7 @@ class Optimizer:
 
             with enable_grad():
                 loss = closure()
-        self._apply(((p, p._grad) for g in self.param_groups for p in g["params"]))
+        self._apply(((p, leaf_grad(p)) for g in self.param_groups for p in g["params"]))
         return loss
 
     def __call__(self, grads: Any) -> bool:
