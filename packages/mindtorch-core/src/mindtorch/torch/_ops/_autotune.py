@@ -6,7 +6,8 @@ AVX-512 EPYC host its native Conv2D took 0.8-5.5 s for LeNet/ResNet-18 layers wh
 composition took 0.07-0.2 s (forward and backward alike); on another host the native kernel was the faster one.
 
 The first call with a new signature runs every candidate (all but the last without autograd recording, for
-timing only); the result returned is the last candidate's, recorded as usual. Later calls run the winner only.
+timing only; one that raises, e.g. for lack of a kernel, drops out); the result returned is the last candidate's,
+recorded as usual. Later calls run the winner only.
 `MINDTORCH_KERNEL_<OP>=<candidate>` (e.g. MINDTORCH_KERNEL_CONV2D=native) pins a choice for an op.
 """
 from __future__ import annotations
@@ -58,8 +59,11 @@ def _measure(chosen: Dict[Hashable, str], signature: Hashable,
         if last:
             res = thunk()
         else:
-            with no_grad():
-                thunk()
+            try:
+                with no_grad():
+                    thunk()
+            except (RuntimeError, TypeError, ValueError):  # e.g. no kernel for this dtype: not a candidate here
+                continue
         ms.runtime.synchronize()
         timings.append((time.perf_counter() - t0, name))
     chosen[signature] = min(timings)[1]
