@@ -211,3 +211,55 @@ def test_forbid_module_in_graph_makes_ast_compile_fail_naming_the_function(tmp_p
     assert _ms.is_module_forbidden_in_graph("mt_forbidden_probe")
     with pytest.raises(RuntimeError, match="mt_forbidden_probe.double' is not supported"):
         ms.jit(g)(ms.Tensor(np.ones(2, np.float32)))
+
+
+# ---------------------------------------------------------------- @ms.jit eager fallback (graph mode, issue 9)
+def test_install_jit_call_hook_sees_every_ast_jit_call_and_can_return_mindspores_result():
+    import mindspore as ms
+    import numpy as np
+
+    from mindtorch.torch import _ms
+    from mindtorch.torch.jit import _graph
+
+    seen = []
+
+    def hook(fn, compiled, args, kwargs):
+        seen.append((fn.__name__, len(args)))
+        return compiled() if fn.__name__ == "native" else ("eager", fn(*args, **kwargs))
+
+    def native(x):
+        return x * 2
+
+    def other(x):
+        return x + 1
+
+    x = ms.Tensor(np.ones(2, np.float32))
+    try:
+        _ms.install_jit_call_hook(hook)
+        np.testing.assert_array_equal(ms.jit(native)(x).asnumpy(), [2.0, 2.0])  # MindSpore's compiled call
+        tag, out = ms.jit(other)(x)
+        assert tag == "eager"
+        np.testing.assert_array_equal(out.asnumpy(), [2.0, 2.0])
+    finally:
+        _ms.install_jit_call_hook(_graph._jit_call)  # mindtorch's own hook back
+    assert seen == [("native", 1), ("other", 1)]
+
+
+def test_pynative_mode_scope_switches_back_without_growing_the_context_stack():
+    import mindspore as ms
+
+    from mindtorch.torch import _ms
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        depth = len(_ms.CONTEXT._context_switches.context_stack)
+        for _ in range(3):
+            with _ms.pynative_mode():
+                assert ms.get_context("mode") == ms.PYNATIVE_MODE and not _ms.is_graph_mode()
+            assert ms.get_context("mode") == ms.GRAPH_MODE and _ms.is_graph_mode()
+        assert len(_ms.CONTEXT._context_switches.context_stack) == depth
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    with _ms.pynative_mode():  # already PyNative: nothing to switch
+        assert ms.get_context("mode") == ms.PYNATIVE_MODE
+    assert ms.get_context("mode") == ms.PYNATIVE_MODE

@@ -301,3 +301,47 @@ def forbid_module_in_graph(module_name: str) -> None:
 
 def is_module_forbidden_in_graph(module_name: str) -> bool:
     return module_name in _get_jit_forbidden_module()
+
+
+# ------------------------------------------------------------------ @ms.jit eager fallback (graph mode, issue 9)
+from mindspore.context import PYNATIVE_MODE  # noqa: E402
+from mindspore.graph.api import _JitExecutor  # noqa: E402
+
+_JIT_CALL = _JitExecutor.__call__  # MindSpore's own: compile the function (AST capture), then run the graph
+
+
+def install_jit_call_hook(hook: Any) -> None:
+    """Route every call of an AST-captured function through `hook(fn, compiled, args, kwargs)`.
+
+    `_JitExecutor.__call__` is the single entry of `@ms.jit` / `ms.jit(fn)` (capture_mode="ast") and of the
+    `@jit` wrapper `mindspore.value_and_grad` builds under GRAPH_MODE; `fn` is the Python function (unbound for a
+    method, whose object is then `args[0]`), `compiled()` runs MindSpore's own call (compile + run). The hook must
+    return `compiled()` unchanged for native MindSpore code; it decides only for mindtorch code. Cells compiled by
+    `Cell.__call__` under GRAPH_MODE, bytecode and trace capture do not pass here. Idempotent (latest hook wins)."""
+    def __call__(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return hook(self.fn, lambda: _JIT_CALL(self, *args, **kwargs), args, kwargs)
+
+    __call__.__wrapped__ = _JIT_CALL
+    __call__.__doc__ = _JIT_CALL.__doc__
+    _JitExecutor.__call__ = __call__
+
+
+class pynative_mode:  # noqa: N801 - used like a function: `with _ms.pynative_mode():`
+    """Run a block in PYNATIVE_MODE when MindSpore is in GRAPH_MODE (no-op otherwise), then switch back.
+
+    `_Context.set_mode` pushes a record on a per-thread stack at every switch and never pops it: the records of
+    this scope's two switches are dropped on exit, so a per-step switch does not grow memory."""
+
+    __slots__ = ("_depth",)
+
+    def __enter__(self) -> "pynative_mode":
+        self._depth = -1
+        if CONTEXT_STATE["_mode"] == GRAPH_MODE:
+            self._depth = len(CONTEXT._context_switches.context_stack)
+            CONTEXT.set_mode(PYNATIVE_MODE)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._depth >= 0:
+            CONTEXT.set_mode(GRAPH_MODE)
+            del CONTEXT._context_switches.context_stack[self._depth:]

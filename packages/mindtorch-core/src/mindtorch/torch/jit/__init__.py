@@ -1,4 +1,4 @@
-"""torch.jit on mindtorch: TorchScript entry points run eagerly; graph-mode misuse is reported, never miscomputed.
+"""torch.jit on mindtorch: TorchScript entry points, `@ms.jit` and GRAPH_MODE run torch code eagerly, never wrong.
 
 See `_graph.py` for the measured behaviour of MindSpore's compilers on mindtorch code, `_script.py` for the API.
 """

@@ -2,8 +2,10 @@
 
 No MindSpore 2.10 capture mode compiles mindtorch code correctly in every case (measured, see `_graph.py`):
 AST capture loses torch semantics, bytecode capture mishandles in-place ops on inputs and crashed on a train
-step. A documented eager fallback never gives a wrong number; the returned object is the argument itself, so
-calling it, its parameters, state_dict and hooks behave exactly as in eager PyTorch.
+step, trace capture froze BatchNorm / TransformerEncoder steps into wrong losses. So these map to the same eager
+route as `@ms.jit` / GRAPH_MODE on torch code: a documented eager run never gives a wrong number; the returned
+object is the argument itself, so calling it, its parameters, state_dict and hooks behave exactly as in eager
+PyTorch.
 """
 from __future__ import annotations
 

@@ -42,6 +42,8 @@ from ... import _ms
 from ..._device import as_device
 from ..._ops import _registry
 from ..._tensor import Tensor, from_numpy_array
+from ...autograd._tensor_mixin import zero_grad_lazily
+from ...jit._graph import call_module_eagerly as _call_module_eagerly
 from ...jit._graph import eager_only_torch_forward as _eager_only_torch_forward
 from ...utils.hooks import RemovableHandle
 from ..parameter import Parameter, is_parameter_name_generated, replace_data
@@ -371,10 +373,10 @@ class Module(_Cell):
 
         if d["has_bprop"]:
             output = self._call_with_bprop(args, kwargs)
+        elif _CONTEXT["_mode"] == _GRAPH_MODE and type(self).construct is Module.construct:
+            # A torch-style forward would compile to wrong numbers: run it eagerly, with a warning (jit/_graph.py).
+            output = _call_module_eagerly(self, args, kwargs)
         elif self._needs_cell_call():
-            if _CONTEXT["_mode"] == _GRAPH_MODE:  # torch-style forward would compile to wrong numbers (jit/_graph.py)
-                from ...jit._graph import check_module_graph_call
-                check_module_graph_call(self)
             # Cell.__call__'s own steps (backward-hook node, amp cast) hand back plain MindSpore tensors.
             output = _registry.wrap(_Cell.__call__(self, *args, **kwargs))
         else:
@@ -744,13 +746,10 @@ class Module(_Cell):
         """Reset the `.grad` of all parameters. torch 1.12's default is `set_to_none=False` (zero-filled
         gradients); 2.x changed it to True."""
         for p in self.parameters():
-            grad = getattr(p, "grad", None)
-            if grad is None:
-                continue
             if set_to_none:
                 p.grad = None
             else:
-                p.grad = _zeros_like(grad)
+                zero_grad_lazily(p)
 
     def share_memory(self: T) -> T:
         return self
@@ -1104,12 +1103,6 @@ def _torch_grads_pre_hook(hook: Callable) -> Callable:
         return hook(cell, _registry.wrap(grad_output))
 
     return wrapped
-
-
-def _zeros_like(t: Any) -> Tensor:
-    out = _msops.zeros_like(t)
-    out.__class__ = Tensor
-    return out
 
 
 def _apply_fn_to_cell(cell: Any, fn: Callable) -> None:
