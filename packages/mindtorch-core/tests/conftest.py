@@ -14,3 +14,21 @@ sys.path.insert(0, str(Path(__file__).parent))
 def reftorch():
     """Real PyTorch (2.13.0, CPU) as the reference; tests using it skip cleanly when it is absent."""
     return pytest.importorskip("torch")
+
+
+@pytest.fixture
+def pin_kernel(monkeypatch):
+    """pin_kernel(op, kernel): force the measured kernel choice of `op` (mindtorch.torch._ops._autotune) to
+    `kernel` for this test, starting from an empty choice table; the table is cleared again afterwards."""
+    from mindtorch.torch._ops import _autotune
+
+    ops_pinned = []
+
+    def pin(op: str, kernel: str) -> None:
+        monkeypatch.setenv(f"MINDTORCH_KERNEL_{op.upper()}", kernel)
+        monkeypatch.setitem(_autotune._CHOSEN, op, {})
+        ops_pinned.append(op)
+
+    yield pin
+    for op in ops_pinned:
+        _autotune._CHOSEN.pop(op, None)

@@ -23,12 +23,8 @@ CASES = [
 
 
 @pytest.fixture
-def pinned(monkeypatch):
-    def pin(kernel):
-        monkeypatch.setenv("MINDTORCH_KERNEL_CONV2D", kernel)
-        monkeypatch.setitem(_autotune._CHOSEN, "conv2d", {})
-    yield pin
-    _autotune._CHOSEN.pop("conv2d", None)
+def pinned(pin_kernel):
+    return lambda kernel: pin_kernel("conv2d", kernel)
 
 
 @pytest.mark.parametrize("kernel", ["native", "im2col"])

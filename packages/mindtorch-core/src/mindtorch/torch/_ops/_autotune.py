@@ -14,9 +14,19 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Callable, Dict, Hashable, Sequence, Tuple
+from typing import Any, Callable, Dict, Hashable, Optional, Sequence, Tuple
 
 import mindspore as ms
+
+from .. import _ms
+
+
+def _sync() -> None:
+    """Wait for queued kernels. On CPU mindtorch launches kernels synchronously (`_ms.set_launch_blocking`) and
+    `mindspore.runtime.synchronize()` only logs "CPU device is not supported", so there is nothing to do."""
+    if _ms.device_target() != "CPU":
+        ms.runtime.synchronize()
+
 
 # op -> {signature: candidate name}
 _CHOSEN: Dict[str, Dict[Hashable, str]] = {}
@@ -27,9 +37,12 @@ def choice(op: str, signature: Hashable) -> Any:
     return _CHOSEN.get(op, {}).get(signature)
 
 
-def run(op: str, signature: Hashable, candidates: Sequence[Tuple[str, Callable[[], Any]]]) -> Any:
+def run(op: str, signature: Hashable, candidates: Sequence[Tuple[str, Callable[[], Any]]],
+        timers: Optional[Dict[str, Callable[[], Any]]] = None) -> Any:
     """Run `op` for `signature` with the fastest of `candidates` ((name, thunk) pairs; each thunk computes the
-    same result), measuring them on first use."""
+    same result), measuring them on first use. `timers` ({name: thunk}), if given, are what is timed instead of
+    the candidates (e.g. forward AND backward on copies of the inputs, where the backward's speed matters); the
+    winner then computes the result."""
     chosen = _CHOSEN.setdefault(op, {})
     name = chosen.get(signature)
     if name is None:
@@ -40,7 +53,10 @@ def run(op: str, signature: Hashable, candidates: Sequence[Tuple[str, Callable[[
         elif len(candidates) == 1:
             name = chosen[signature] = names[0]
         else:
-            return _measure(chosen, signature, candidates)
+            if timers:
+                name = chosen[signature] = _fastest(timers, names)
+            else:
+                return _measure(chosen, signature, candidates)
     for n, thunk in candidates:
         if n == name:
             return thunk()
@@ -64,7 +80,28 @@ def _measure(chosen: Dict[Hashable, str], signature: Hashable,
                     thunk()
             except (RuntimeError, TypeError, ValueError):  # e.g. no kernel for this dtype: not a candidate here
                 continue
-        ms.runtime.synchronize()
+        _sync()
         timings.append((time.perf_counter() - t0, name))
     chosen[signature] = min(timings)[1]
     return res
+
+
+def _fastest(timers: Dict[str, Callable[[], Any]], names: Sequence[str]) -> str:
+    """The name (of `names`) whose timer runs fastest, each timed twice (the first run of a kernel pays its
+    one-off setup); one that raises drops out."""
+    timings, error = [], None
+    for name in names:
+        try:
+            best = float("inf")
+            for _ in range(2):
+                t0 = time.perf_counter()
+                timers[name]()
+                _sync()
+                best = min(best, time.perf_counter() - t0)
+        except (RuntimeError, TypeError, ValueError) as e:  # e.g. no kernel for this dtype: not a candidate here
+            error = e
+            continue
+        timings.append((best, name))
+    if not timings:
+        raise error
+    return min(timings)[1]

@@ -721,49 +721,171 @@ def batch_norm(input: Any, running_mean: Any, running_var: Any, weight: Any = No
     nd = input.ndim
     if nd < 2:
         raise ValueError(f"expected 2D or more input (got {nd}D input)")
-    axes = (0,) + tuple(range(2, nd))
-    if training:
-        count = int(np.prod([_shape(input)[a] for a in axes]))
-        if count <= 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input size "
-                             f"{list(_shape(input))}")
-        if running_mean is not None and running_var is not None:
-            m = float(momentum) if momentum is not None else 0.1
-            xs = _no_grad(input)
-            bm = ops.mean(xs, axes)
-            bv = ops.mean(ops.square(ops.sub(xs, _bcast_channel(bm, nd))), axes) * (count / (count - 1))
-            write_back(running_mean, ops.add(ops.mul(running_mean, 1 - m), ops.mul(bm.astype(running_mean.dtype), m)))
-            write_back(running_var, ops.add(ops.mul(running_var, 1 - m), ops.mul(bv.astype(running_var.dtype), m)))
-        if input.dtype == ms.float32 and nd in (2, 3, 4, 5):
-            # MindSpore's fused kernel (forward and backward ~4x faster on CPU than the composition, measured);
-            # fed throw-away running buffers: torch's buffer update is done above
-            return _native_bn_train(input, weight, bias, eps)
-        mean = ops.mean(input, axes, keep_dims=True)
-        xc = ops.sub(input, mean)
-        var = ops.mean(ops.mul(xc, xc), axes, keep_dims=True)
-        out = ops.mul(xc, ops.rsqrt(ops.add(var, eps)))
-    else:
+    if not training:
         if running_mean is None or running_var is None:
             raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
-        rm = _bcast_channel(running_mean, nd)
-        rv = _bcast_channel(running_var, nd)
-        out = ops.mul(ops.sub(input, rm), ops.rsqrt(ops.add(rv, eps)))
-    if weight is not None:
-        out = ops.mul(out, _bcast_channel(weight, nd))
-    if bias is not None:
-        out = ops.add(out, _bcast_channel(bias, nd))
+        return _DISPATCHERS["_batch_norm_eval"](input, running_mean, running_var, weight, bias, float(eps))
+    count = int(np.prod([_shape(input)[a] for a in (0, *range(2, nd))]))
+    if count <= 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size "
+                         f"{list(_shape(input))}")
+    update = running_mean is not None and running_var is not None
+    out, mean, var = _DISPATCHERS["_batch_norm_train"](input, weight, bias, float(eps), update)
+    if update:
+        # the statistics the normalisation itself computed (not recorded: torch's buffer update is no_grad)
+        m = float(momentum) if momentum is not None else 0.1
+        mean = ops.stop_gradient(mean).astype(running_mean.dtype)
+        var = ops.stop_gradient(var).astype(running_var.dtype) * (count / (count - 1))
+        write_back(running_mean, ops.add(ops.mul(running_mean, 1 - m), ops.mul(mean, m)))
+        write_back(running_var, ops.add(ops.mul(running_var, 1 - m), ops.mul(var, m)))
     return out
 
 
-def _native_bn_train(input: Any, weight: Any, bias: Any, eps: float) -> Any:
-    """Training-mode batch norm through mindspore.ops.batch_norm on a 4-d view of (N, C, *)."""
+@register("_batch_norm_eval", method=False, function=False)
+def _batch_norm_eval(input: Any, running_mean: Any, running_var: Any, weight: Any, bias: Any, eps: float) -> Any:
+    """Eval-mode batch norm of input (N, C, *) with the running statistics, in torch's own CPU form:
+    x * alpha + beta, alpha = weight / sqrt(var + eps) and beta = bias - mean * alpha computed on the (C,)
+    tensors, so the big tensor is touched by 2 kernels instead of 4."""
+    nd = input.ndim
+    alpha = ops.rsqrt(ops.add(running_var, eps))
+    if weight is not None:
+        alpha = ops.mul(alpha, weight)
+    beta = ops.neg(ops.mul(running_mean, alpha))
+    if bias is not None:
+        beta = ops.add(beta, bias)
+    return ops.add(ops.mul(input, _bcast_channel(alpha, nd)), _bcast_channel(beta, nd))
+
+
+@register("_batch_norm_eval", target="CPU", method=False, function=False)
+def _batch_norm_eval_cpu(input: Any, running_mean: Any, running_var: Any, weight: Any, bias: Any,
+                         eps: float) -> Any:
+    """On CPU, the faster (forward + backward) of the composition and MindSpore's fused kernel in inference
+    mode, measured per signature like training (`_autotune`, MINDTORCH_KERNEL_BATCH_NORM pins both)."""
+    if any(t is not None and t.dtype != ms.float32 for t in (input, running_mean, running_var, weight, bias)):
+        return _batch_norm_eval(input, running_mean, running_var, weight, bias, eps)
+    sig = ("eval", _shape(input), weight is not None, bias is not None)
+    kernels = (("composed", lambda x, w, b, e: (_batch_norm_eval(x, running_mean, running_var, w, b, e),)),
+               ("native", lambda x, w, b, e: (_native_bn_eval(x, running_mean, running_var, w, b, e),)))
+    timers = _fwd_bwd_timers(kernels, input, weight, bias, eps) if _autotune.choice("batch_norm", sig) is None \
+        else None
+    return _autotune.run("batch_norm", sig, [(name, lambda fn=fn: fn(input, weight, bias, eps)[0])
+                                             for name, fn in kernels], timers)
+
+
+def _native_bn_eval(input: Any, running_mean: Any, running_var: Any, weight: Any, bias: Any, eps: float) -> Any:
+    """Eval-mode batch norm through MindSpore's fused BatchNorm (inference mode) on a 4-d view of (N, C, *)."""
     shp = _shape(input)
     c = shp[1]
     x4 = _reshape(input, (shp[0], c, -1, 1)) if len(shp) != 4 else input
     w = weight if weight is not None else ops.ones((c,), input.dtype)
     b = bias if bias is not None else ops.zeros((c,), input.dtype)
-    out = ops.batch_norm(x4, ops.zeros((c,), input.dtype), ops.ones((c,), input.dtype), w, b, True, 0.1, eps)
+    prim = _BN_PRIMS.get((False, eps))
+    if prim is None:
+        prim = _BN_PRIMS[(False, eps)] = ops.BatchNorm(is_training=False, epsilon=eps)
+    out = prim(x4, w, b, running_mean, running_var)[0]
     return _reshape(out, shp) if len(shp) != 4 else out
+
+
+# Training-mode batch norm kernels: (input, weight, bias, eps) -> (out, batch mean (C,), biased batch var (C,)).
+@register("_batch_norm_train", method=False, function=False)
+def _batch_norm_train(input: Any, weight: Any, bias: Any, eps: float, stats: bool) -> Any:
+    """Training-mode batch norm of input (N, C, *) with optional weight/bias (C,) -> (out, mean, var): the batch
+    mean and biased variance per channel, (C,) tensors (None when `stats` is False), for the running buffers.
+    MindSpore's fused kernel for float32, the statistics by separate reductions (the kernel's statistics outputs
+    differ between device targets); other dtypes through the composition."""
+    if input.dtype != ms.float32:
+        out, mean, var = _bn_train_composed(input, weight, bias, eps)
+        return (out, mean, var) if stats else (out, None, None)
+    mean = var = None
+    if stats:
+        nd = input.ndim
+        axes = (0,) + tuple(range(2, nd))
+        xs = _no_grad(input)
+        mean = ops.mean(xs, axes)
+        var = ops.mean(ops.square(ops.sub(xs, _bcast_channel(mean, nd))), axes)
+    return _native_bn_train(input, weight, bias, eps)[0], mean, var
+
+
+@register("_batch_norm_train", target="CPU", method=False, function=False)
+def _batch_norm_train_cpu(input: Any, weight: Any, bias: Any, eps: float, stats: bool) -> Any:
+    """On CPU, the faster (forward + backward) of MindSpore's fused kernel, whose CPU kernel also returns the
+    batch statistics, and the composition of reductions and elementwise ops, measured per signature
+    (`_autotune`, MINDTORCH_KERNEL_BATCH_NORM=native|composed pins one)."""
+    if input.dtype != ms.float32:  # the fused kernel is float32 only here
+        return _bn_train_composed(input, weight, bias, eps)
+    sig = (_shape(input), input.dtype, weight is not None, bias is not None)
+    kernels = (("composed", _bn_train_composed), ("native", _native_bn_train))
+    timers = _fwd_bwd_timers(kernels, input, weight, bias, eps) if _autotune.choice("batch_norm", sig) is None \
+        else None
+    return _autotune.run("batch_norm", sig, [(name, lambda fn=fn: fn(input, weight, bias, eps))
+                                             for name, fn in kernels], timers)
+
+
+def _native_bn_train(input: Any, weight: Any, bias: Any, eps: float) -> Tuple[Any, Any, Any]:
+    """Training-mode batch norm through MindSpore's fused BatchNorm on a 4-d view of (N, C, *) -> (out, mean, var).
+
+    On CPU the kernel's 4th/5th outputs are the batch mean and biased variance (on GPU/Ascend they are not: only
+    the CPU impl uses them). It is fed throw-away running buffers: torch's update is done by batch_norm."""
+    shp = _shape(input)
+    c = shp[1]
+    x4 = _reshape(input, (shp[0], c, -1, 1)) if len(shp) != 4 else input
+    w = weight if weight is not None else ops.ones((c,), input.dtype)
+    b = bias if bias is not None else ops.zeros((c,), input.dtype)
+    prim = _BN_PRIMS.get((True, eps))
+    if prim is None:
+        prim = _BN_PRIMS[(True, eps)] = ops.BatchNorm(is_training=True, epsilon=eps, momentum=0.1)
+    res = prim(x4, w, b, ops.zeros((c,), input.dtype), ops.ones((c,), input.dtype))
+    out = _reshape(res[0], shp) if len(shp) != 4 else res[0]
+    return out, res[3], res[4]
+
+
+_BN_PRIMS: dict = {}  # (training, eps) -> the BatchNorm primitive
+
+
+def _bn_train_composed(input: Any, weight: Any, bias: Any, eps: float) -> Tuple[Any, Any, Any]:
+    """Training-mode batch norm from reductions and elementwise ops -> (out, mean, var): two-pass variance (as
+    precise as torch's), then (x - mean) * scale + bias with scale = weight / sqrt(var + eps) on the (C,)-sized
+    tensors; autograd flows through MindSpore's own ops."""
+    nd = input.ndim
+    axes = (0,) + tuple(range(2, nd))
+    mean = ops.mean(input, axes, keep_dims=True)
+    xc = ops.sub(input, mean)
+    var = ops.mean(ops.square(xc), axes, keep_dims=True)
+    scale = ops.rsqrt(ops.add(var, eps))
+    if weight is not None:
+        scale = ops.mul(scale, _bcast_channel(weight, nd))
+    out = ops.mul(xc, scale)
+    if bias is not None:
+        out = ops.add(out, _bcast_channel(bias, nd))
+    return out, ops.reshape(mean, (-1,)), ops.reshape(var, (-1,))
+
+
+def _fwd_bwd_timers(kernels: Sequence[Tuple[str, Any]], input: Any, weight: Any, bias: Any, eps: float) -> dict:
+    """{name: thunk running that kernel forward and backward (mindspore.grad) on copies of the arguments}, for
+    `_autotune`: training pays for both passes, and their speeds need not agree between kernels."""
+    from .. import _ms
+    from .._grad_mode import enable_grad
+
+    args: list = []
+
+    def copies() -> list:  # made on first use only (not at all when a choice is pinned)
+        if not args:
+            args.extend(None if t is None else _MsTensor(t.asnumpy().copy()) for t in (input, weight, bias, input))
+        return args
+
+    def timer(fn: Any) -> Any:
+        def run() -> None:
+            x, w, b, dy = copies()
+            pos = tuple(i for i, a in enumerate((x, w, b)) if a is not None)
+            flag = _ms.recording_flag()
+            try:  # mindspore.grad leaves the tape's recording flag off: restore it for the ops that follow
+                with enable_grad():  # the first call may come under torch.no_grad() (e.g. eval)
+                    ms.grad(lambda x, w, b: ops.sum(ops.mul(fn(x, w, b, eps)[0], dy)), pos)(x, w, b)
+            finally:
+                _ms.set_recording_flag(flag)
+        return run
+
+    return {name: timer(fn) for name, fn in kernels}
 
 
 @register("instance_norm", function=False, method=False, namespaces=_NS)
