@@ -214,6 +214,21 @@ def test_zero_grad_zeros_reach_backward_step_and_unused_params(reftorch):
         np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.parametrize("make_opt", [lambda ps: ms.nn.SGD(ps, learning_rate=0.1),
+                                      lambda ps: ms.nn.Momentum(ps, 0.1, 0.9)], ids=["SGD", "Momentum"])
+def test_mindspore_optimizer_applies_backward_style_grads(make_opt):
+    """MindSpore's own optimizers (jitted `construct`) called with mindtorch `.grad` tensors update mindtorch
+    parameters: plain gradient descent on the first step for both (regression: the graph-mode eager fallback
+    once ran MindSpore's jitted optimizer eagerly, where its in-place kernels left the weights unchanged)."""
+    m = nn.Linear(3, 2)
+    w0 = m.weight.detach().numpy().copy()
+    opt = make_opt(list(m.parameters()))
+    m(torch.from_numpy(np.arange(12, dtype=np.float32).reshape(4, 3))).sum().backward()
+    g = m.weight.grad.numpy().copy()
+    opt(tuple(p.grad for p in m.parameters()))
+    np.testing.assert_allclose(m.weight.detach().numpy(), w0 - 0.1 * g, rtol=1e-6, atol=1e-6)
+
+
 def test_mindspore_optimizer_on_our_model(reftorch):
     """The manual's Step 2.1: a MindSpore optimizer (with a per-step lr list) on mindtorch parameters."""
     class Net(nn.Module):

@@ -119,6 +119,11 @@ def _describe(fn: Callable) -> str:
     return name
 
 
+def _is_mindspore_code(fn: Callable) -> bool:
+    module = getattr(fn, "__module__", None) or ""
+    return module == "mindspore" or module.startswith("mindspore.")
+
+
 def _run_eagerly(fn: Callable, args: tuple, kwargs: dict) -> Any:
     with _ms.pynative_mode():
         return fn(*args, **kwargs)
@@ -134,7 +139,11 @@ def _jit_call(fn: Callable, compiled: Callable[[], Any], args: tuple, kwargs: di
     reason: Optional[str] = None
     if _graph_parallel():  # eager would silently drop the parallel strategy: MindSpore's own compile decides
         return compiled()
-    if _has_torch_tensor(args) or (kwargs and _has_torch_tensor(kwargs)):
+    # MindSpore's own jitted library code (an optimizer's construct, ...) is compiled even when it is handed
+    # mindtorch tensors: run eagerly, its in-place update kernels (SGD, ApplyMomentum) left mindtorch parameters
+    # unchanged (measured). Only a compile failure on torch code (GRAPH_MODE's value_and_grad wrapper around the
+    # user's forward_fn) falls back.
+    if not _is_mindspore_code(fn) and (_has_torch_tensor(args) or (kwargs and _has_torch_tensor(kwargs))):
         reason = ("it is called with mindtorch tensors, whose torch methods MindSpore's graph compiler would "
                   "replace by MindSpore's own (x.transpose(0, 1), x.max(dim), x.size(), in-place writes, views: "
                   "wrong numbers)")
