@@ -210,3 +210,15 @@ def test_deprecated_aliases_warn(reftorch):
     with pytest.warns(UserWarning, match="deprecated in favor of nn.init.constant_"):
         init.constant(m, 2.0)
     assert float(m.detach().sum()) == 8.0
+
+
+def test_initialised_parameters_accept_mindspore_inplace_kernels():
+    """Parameters written in place by nn.init / in-place ops stay plain tensors (not views) for MindSpore, so its
+    own in-place kernels (ops.assign, the update kernels of mindspore.nn optimizers run in PyNative) take them
+    (they refused a tensor written through setitem: "Not support view input for inplace op Assign")."""
+    lin, conv = torch.nn.Linear(3, 2), torch.nn.Conv2d(3, 2, 3)
+    with torch.no_grad():
+        lin.bias.add_(1.0)
+    for p in (lin.weight, lin.bias, conv.weight, conv.bias):
+        ms.ops.assign(p, ms.ops.ones_like(p))
+        np.testing.assert_array_equal(p.detach().numpy(), np.ones(tuple(p.shape), np.float32))

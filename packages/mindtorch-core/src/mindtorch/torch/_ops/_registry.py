@@ -149,12 +149,24 @@ def write_back(dst: Any, value: Any) -> Any:
             _MsTensor.copy_(dst, value)  # recorded (InplaceCopy), bumps the version; ~10x cheaper than setitem
             bump_version(dst)
             return dst
-    if dst.ndim:
+    if _owns_storage(dst) and _owns_storage(value) and not (value._requires_grad and _ms.is_recording()):
+        # a whole tensor (not a view; views of it see the write): Tensor.copy_ writes in place and leaves dst a
+        # plain tensor. setitem marks it as a view (storage info), after which MindSpore's own in-place kernels
+        # refuse it ("Not support view input for inplace op Assign") or, inside MindSpore's optimizers, skipped
+        # it: a parameter written by nn.init could not be updated by mindspore.nn.SGD in PyNative. (InplaceCopy
+        # on CPU takes a source that owns its storage only.)
+        _MsTensor.copy_(dst, value)
+    elif dst.ndim:
         _ms.setitem(dst, slice(None), value)
     else:
         _ms.setitem(dst, Ellipsis, value)
     bump_version(dst)
     return dst
+
+
+def _owns_storage(t: Any) -> bool:
+    """Whether `t` is contiguous and spans its whole storage from offset 0 (not a slice or strided view)."""
+    return bool(t.is_contiguous()) and t.storage_offset() == 0 and t.untyped_storage().nbytes() == t.nbytes
 
 
 def _rebind_view(dst: Any, value: Any, node: str) -> Any:
