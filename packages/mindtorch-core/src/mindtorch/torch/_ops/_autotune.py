@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Callable, Dict, Hashable, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Hashable, Sequence, Tuple
 
 import mindspore as ms
 
@@ -37,12 +37,9 @@ def choice(op: str, signature: Hashable) -> Any:
     return _CHOSEN.get(op, {}).get(signature)
 
 
-def run(op: str, signature: Hashable, candidates: Sequence[Tuple[str, Callable[[], Any]]],
-        timers: Optional[Dict[str, Callable[[], Any]]] = None) -> Any:
+def run(op: str, signature: Hashable, candidates: Sequence[Tuple[str, Callable[[], Any]]]) -> Any:
     """Run `op` for `signature` with the fastest of `candidates` ((name, thunk) pairs; each thunk computes the
-    same result), measuring them on first use. `timers` ({name: thunk}), if given, are what is timed instead of
-    the candidates (e.g. forward AND backward on copies of the inputs, where the backward's speed matters); the
-    winner then computes the result."""
+    same result), measuring them on first use."""
     chosen = _CHOSEN.setdefault(op, {})
     name = chosen.get(signature)
     if name is None:
@@ -53,10 +50,7 @@ def run(op: str, signature: Hashable, candidates: Sequence[Tuple[str, Callable[[
         elif len(candidates) == 1:
             name = chosen[signature] = names[0]
         else:
-            if timers:
-                name = chosen[signature] = _fastest(timers, names)
-            else:
-                return _measure(chosen, signature, candidates)
+            return _measure(chosen, signature, candidates)
     for n, thunk in candidates:
         if n == name:
             return thunk()
@@ -84,24 +78,3 @@ def _measure(chosen: Dict[Hashable, str], signature: Hashable,
         timings.append((time.perf_counter() - t0, name))
     chosen[signature] = min(timings)[1]
     return res
-
-
-def _fastest(timers: Dict[str, Callable[[], Any]], names: Sequence[str]) -> str:
-    """The name (of `names`) whose timer runs fastest, each timed twice (the first run of a kernel pays its
-    one-off setup); one that raises drops out."""
-    timings, error = [], None
-    for name in names:
-        try:
-            best = float("inf")
-            for _ in range(2):
-                t0 = time.perf_counter()
-                timers[name]()
-                _sync()
-                best = min(best, time.perf_counter() - t0)
-        except (RuntimeError, TypeError, ValueError) as e:  # e.g. no kernel for this dtype: not a candidate here
-            error = e
-            continue
-        timings.append((best, name))
-    if not timings:
-        raise error
-    return min(timings)[1]
