@@ -346,7 +346,7 @@ def rss_run(model: str, variant: str, steps: int) -> None:
 
 def bench_memory(steps: int) -> List[str]:
     lines = ["## Memory (separate processes; peak RSS ratio vs native MindSpore, RSS growth step 100 -> last)", "",
-             "The leak check runs mindtorch for `steps` LeNet steps (1,000 by default) and a quarter of that for "
+             "The leak check runs mindtorch for `steps` LeNet steps (1,000 by default) and a sixth of that for "
              "ResNet-18; native MindSpore, whose CPU convolution is far slower here, runs only enough steps for its "
              "peak (growth from step n/2 when it runs fewer than 200).", "",
              "| model | variant | steps | peak RSS MB | peak / MindSpore PyNative | RSS growth 100->last |",
@@ -355,9 +355,9 @@ def bench_memory(steps: int) -> List[str]:
         base = None
         for variant in ("MindSpore PyNative", "mindtorch backward", "mindtorch functional"):
             if variant == "MindSpore PyNative":
-                n = 120 if model == "LeNet" else 30
+                n = 120 if model == "LeNet" else 12
             else:
-                n = steps if model == "LeNet" else max(120, steps // 4)
+                n = steps if model == "LeNet" else max(120, steps // 6)
             r = subprocess.run([sys.executable, __file__, "--rss", model, variant, str(n)], capture_output=True,
                                text=True, env={**os.environ, "GLOG_v": "3"})
             got = [ln for ln in r.stdout.splitlines() if ln.startswith("RSS ")]

@@ -187,6 +187,25 @@ def test_graph_mode_value_and_grad_warning_names_the_forward_fn(graph_mode):
         np.testing.assert_array_equal(g.asnumpy(), r.asnumpy())
 
 
+@pytest.mark.parametrize("kind", ["lambda", "methods only"])
+def test_graph_mode_value_and_grad_of_lambda_and_method_only_code(graph_mode, kind):
+    """GRAPH_MODE value_and_grad around forward functions the compile would not reject by itself: a lambda (which
+    MindSpore's parser fails on with its own TypeError) and tensor-method-only code (which it would compile with
+    MindSpore's semantics: transpose(0, 1) as the identity). Both run eagerly and give PyNative's numbers."""
+    w = torch.nn.Parameter(torch.from_numpy(np.arange(6, dtype=np.float32).reshape(2, 3)))
+    x = torch.from_numpy(np.ones((2, 3), np.float32))
+    if kind == "lambda":
+        fn = lambda data: (data * w).transpose(0, 1).sum(1).pow(2).sum()  # noqa: E731
+    else:
+        def fn(data):
+            return (data * w).transpose(0, 1).sum(1).pow(2).sum()
+    loss, (grad,) = ms.value_and_grad(fn, None, (w,))(x)
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    ref_loss, (ref_grad,) = ms.value_and_grad(fn, None, (w,))(x)
+    assert float(loss.asnumpy()) == float(ref_loss.asnumpy()) == 9.0 + 25.0 + 49.0
+    np.testing.assert_array_equal(grad.asnumpy(), ref_grad.asnumpy())
+
+
 @pytest.mark.parametrize("name", MODELS)
 def test_graph_mode_forward_equals_pynative(name, graph_mode):
     net, x = _model(name)

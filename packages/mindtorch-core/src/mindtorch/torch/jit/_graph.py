@@ -120,8 +120,11 @@ def _describe(fn: Callable) -> str:
 
 
 def _is_mindspore_code(fn: Callable) -> bool:
+    """A function of MindSpore's own library (an optimizer's `construct`), not a closure MindSpore builds around the
+    user's function (GRAPH_MODE's value_and_grad jits `...<locals>.after_grad`, which calls the user's code)."""
     module = getattr(fn, "__module__", None) or ""
-    return module == "mindspore" or module.startswith("mindspore.")
+    return (module == "mindspore" or module.startswith("mindspore.")) and \
+        "<locals>" not in (getattr(fn, "__qualname__", "") or "")
 
 
 def _run_eagerly(fn: Callable, args: tuple, kwargs: dict) -> Any:
@@ -141,8 +144,7 @@ def _jit_call(fn: Callable, compiled: Callable[[], Any], args: tuple, kwargs: di
         return compiled()
     # MindSpore's own jitted library code (an optimizer's construct, ...) is compiled even when it is handed
     # mindtorch tensors: run eagerly, its in-place update kernels (SGD, ApplyMomentum) left mindtorch parameters
-    # unchanged (measured). Only a compile failure on torch code (GRAPH_MODE's value_and_grad wrapper around the
-    # user's forward_fn) falls back.
+    # unchanged (measured).
     if not _is_mindspore_code(fn) and (_has_torch_tensor(args) or (kwargs and _has_torch_tensor(kwargs))):
         reason = ("it is called with mindtorch tensors, whose torch methods MindSpore's graph compiler would "
                   "replace by MindSpore's own (x.transpose(0, 1), x.max(dim), x.size(), in-place writes, views: "
