@@ -771,16 +771,24 @@ def _batch_norm_eval_cpu(input: Any, running_mean: Any, running_var: Any, weight
 
 def _native_bn_eval(input: Any, running_mean: Any, running_var: Any, weight: Any, bias: Any, eps: float) -> Any:
     """Eval-mode batch norm through MindSpore's fused BatchNorm (inference mode) on a 4-d view of (N, C, *)."""
+    return _fused_bn(input, weight, bias, running_mean, running_var, eps, False)[0]
+
+
+def _fused_bn(input: Any, weight: Any, bias: Any, mean: Any, var: Any, eps: float, training: bool) -> tuple:
+    """MindSpore's BatchNorm primitive on a 4-d view of (N, C, *): (out shaped like input, *the other outputs).
+    mean/var None: throw-away buffers (training; torch's running-buffer update is done by batch_norm)."""
     shp = _shape(input)
     c = shp[1]
     x4 = _reshape(input, (shp[0], c, -1, 1)) if len(shp) != 4 else input
     w = weight if weight is not None else ops.ones((c,), input.dtype)
     b = bias if bias is not None else ops.zeros((c,), input.dtype)
-    prim = _BN_PRIMS.get((False, eps))
+    if mean is None:
+        mean, var = ops.zeros((c,), input.dtype), ops.ones((c,), input.dtype)
+    prim = _BN_PRIMS.get((training, eps))
     if prim is None:
-        prim = _BN_PRIMS[(False, eps)] = ops.BatchNorm(is_training=False, epsilon=eps)
-    out = prim(x4, w, b, running_mean, running_var)[0]
-    return _reshape(out, shp) if len(shp) != 4 else out
+        prim = _BN_PRIMS[(training, eps)] = ops.BatchNorm(is_training=training, epsilon=eps, momentum=0.1)
+    res = prim(x4, w, b, mean, var)
+    return ((_reshape(res[0], shp) if len(shp) != 4 else res[0]),) + tuple(res[1:])
 
 
 # Training-mode batch norm kernels: (input, weight, bias, eps) -> (out, batch mean (C,), biased batch var (C,)).
@@ -819,21 +827,12 @@ def _batch_norm_train_cpu(input: Any, weight: Any, bias: Any, eps: float, stats:
 
 
 def _native_bn_train(input: Any, weight: Any, bias: Any, eps: float) -> Tuple[Any, Any, Any]:
-    """Training-mode batch norm through MindSpore's fused BatchNorm on a 4-d view of (N, C, *) -> (out, mean, var).
+    """Training-mode batch norm through MindSpore's fused BatchNorm -> (out, mean, var).
 
     On CPU the kernel's 4th/5th outputs are the batch mean and biased variance (on GPU/Ascend they are not: only
-    the CPU impl uses them). It is fed throw-away running buffers: torch's update is done by batch_norm."""
-    shp = _shape(input)
-    c = shp[1]
-    x4 = _reshape(input, (shp[0], c, -1, 1)) if len(shp) != 4 else input
-    w = weight if weight is not None else ops.ones((c,), input.dtype)
-    b = bias if bias is not None else ops.zeros((c,), input.dtype)
-    prim = _BN_PRIMS.get((True, eps))
-    if prim is None:
-        prim = _BN_PRIMS[(True, eps)] = ops.BatchNorm(is_training=True, epsilon=eps, momentum=0.1)
-    res = prim(x4, w, b, ops.zeros((c,), input.dtype), ops.ones((c,), input.dtype))
-    out = _reshape(res[0], shp) if len(shp) != 4 else res[0]
-    return out, res[3], res[4]
+    the CPU impl uses them)."""
+    res = _fused_bn(input, weight, bias, None, None, eps, True)
+    return res[0], res[3], res[4]
 
 
 _BN_PRIMS: dict = {}  # (training, eps) -> the BatchNorm primitive
