@@ -53,8 +53,7 @@ def _as_ms_tensor(data: Any) -> _MsTensor:
 
 def replace_data(dst: Any, value: Any) -> None:
     """Make `dst` hold `value`'s data, shape and dtype in place (the object is kept): torch's `t.data = value`.
-    Calls the C++ method directly: ms.Tensor.assign_value first probes `hasattr(value, "stub")`, which goes
-    through our Tensor's `__getattr__`."""
+    Calls the C++ method directly, skipping ms.Tensor.assign_value's Python-level probes of `value`."""
     _TensorPy.assign_value_cpp(dst, value)
 
 
