@@ -263,13 +263,13 @@ def _im2col_index(h: int, w: int, kh: int, kw: int, stride: Tuple[int, int], dil
 def _conv2d_cpu(x: Any, w: Any, stride: Tuple[int, int], padding: Tuple[int, int], dilation: Tuple[int, int],
                 groups: int) -> Any:
     """On CPU, the faster of the native kernel and im2col + MatMul, measured per signature (`_autotune`)."""
-    n, c, h, wd = _shape(x)
-    o, cg, kh, kw = _shape(w)
+    xs, ws = _shape(x), _shape(w)
+    (n, c, h, wd), (kh, kw) = xs, ws[2:]
     native = ("native", lambda: _conv2d_native(x, w, stride, padding, dilation, groups))
     cols = n * c * kh * kw * (h + 2 * padding[0]) * (wd + 2 * padding[1]) // max(1, stride[0] * stride[1])
     if cols > _IM2COL_MAX_ELEMENTS or x.dtype not in (ms.float32, ms.float64, ms.float16):
         return native[1]()
-    sig = (_shape(x), _shape(w), stride, padding, dilation, groups, x.dtype)
+    sig = (xs, ws, stride, padding, dilation, groups, x.dtype)
     return _autotune.run("conv2d", sig, (
         ("im2col", lambda: _conv2d_im2col(x, w, stride, padding, dilation, groups)), native))
 
@@ -759,8 +759,8 @@ def _batch_norm_eval(input: Any, running_mean: Any, running_var: Any, weight: An
 @register("_batch_norm_eval", target="CPU", method=False, function=False)
 def _batch_norm_eval_cpu(input: Any, running_mean: Any, running_var: Any, weight: Any, bias: Any,
                          eps: float) -> Any:
-    """On CPU, the faster (forward + backward) of the composition and MindSpore's fused kernel in inference
-    mode, measured per signature like training (`_autotune`, MINDTORCH_KERNEL_BATCH_NORM pins both)."""
+    """On CPU, the faster of the composition and MindSpore's fused kernel in inference mode, measured per
+    signature (forward timed) like training (`_autotune`, MINDTORCH_KERNEL_BATCH_NORM pins both)."""
     if any(t is not None and t.dtype != ms.float32 for t in (input, running_mean, running_var, weight, bias)):
         return _batch_norm_eval(input, running_mean, running_var, weight, bias, eps)
     sig = ("eval", _shape(input), weight is not None, bias is not None)
@@ -813,9 +813,9 @@ def _batch_norm_train(input: Any, weight: Any, bias: Any, eps: float, stats: boo
 
 @register("_batch_norm_train", target="CPU", method=False, function=False)
 def _batch_norm_train_cpu(input: Any, weight: Any, bias: Any, eps: float, stats: bool) -> Any:
-    """On CPU, the faster (forward + backward) of MindSpore's fused kernel, whose CPU kernel also returns the
-    batch statistics, and the composition of reductions and elementwise ops, measured per signature
-    (`_autotune`, MINDTORCH_KERNEL_BATCH_NORM=native|composed pins one)."""
+    """On CPU, the faster of MindSpore's fused kernel, whose CPU kernel also returns the batch statistics, and the
+    composition of reductions and elementwise ops, measured per signature (forward timed, see below; `_autotune`,
+    MINDTORCH_KERNEL_BATCH_NORM=native|composed pins one)."""
     if input.dtype != ms.float32:  # the fused kernel is float32 only here
         return _bn_train_composed(input, weight, bias, eps)
     sig = (_shape(input), input.dtype, weight is not None, bias is not None)

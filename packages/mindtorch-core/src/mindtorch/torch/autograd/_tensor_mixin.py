@@ -63,7 +63,7 @@ def zero_grad_lazily(t: Any) -> None:
     """torch 1.12's `zero_grad(set_to_none=False)` for leaf `t`, without a kernel: the stored gradient is dropped
     and `t` is marked as holding zeros. Reading `t.grad` materialises the zeros (`leaf_grad` for optimizers);
     the next backward stores its gradient instead of adding it to a zero tensor (one add kernel per parameter
-    per step saved, the main cost of the backward style over the functional one on small models)."""
+    per step saved)."""
     if t._grad is not None:
         t._grad = None
         t.__dict__["_mt_zero_grad"] = True
@@ -123,12 +123,8 @@ class TensorAutogradMixin:
     def grad(self) -> Any:
         """The accumulated gradient (leaves, or non-leaves after `retain_grad()`), else None."""
         if self._is_leaf:
-            g = self._grad
-            if g is None:
-                if "_mt_zero_grad" not in self.__dict__:
-                    return None
-                g = leaf_grad(self)
-            return _as_torch(g)
+            g = leaf_grad(self)
+            return None if g is None else _as_torch(g)
         d = self.__dict__
         if d.get("_mt_retains_grad"):
             return d.get("_mt_retained_grad")
