@@ -26,8 +26,12 @@ x = torch.from_numpy(np.ones(4, np.float32))
 # seconds apart on a loaded machine (rank 0 also starts the scheduler), which must not count as a failure.
 dist.all_reduce(x)
 grp = dist.new_group([0, 1], timeout=datetime.timedelta(seconds=8))
+# Creating the group is itself a rendezvous (through the scheduler); rank 1 must not die while rank 0 is still
+# inside it (CI saw rank 0 end silently there), so both pass one more barrier on the generous default group.
+dist.barrier()
 print(f"rank {r} first all_reduce ok", flush=True)
 if r == 1:
+    time.sleep(0.5)  # die while rank 0 is in its loop of collectives, not while it leaves the barrier
     os._exit(3)
 t1 = time.monotonic()
 try:

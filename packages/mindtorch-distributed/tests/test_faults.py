@@ -34,8 +34,8 @@ def test_rank_dying_mid_run_fails_the_other_within_timeout():
     before = _schedulers()
     start = time.monotonic()
     rank0, rank1 = run_env_ranks(WORKER, ["die"], timeout=90)
-    assert rank1.returncode == 3
-    assert "rank 0 first all_reduce ok" in rank0.stdout
+    assert rank1.returncode == 3, rank1.stdout
+    assert "rank 0 first all_reduce ok" in rank0.stdout, (rank0.returncode, rank0.stdout)
     assert rank0.returncode != 0
     assert "did not complete within the process group timeout" in rank0.stdout or "COLLECTIVE FAILED" in rank0.stdout
     assert time.monotonic() - start < 85  # init + first collective (60 s bound) + the group's 8 s timeout + exit
