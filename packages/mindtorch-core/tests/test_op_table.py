@@ -111,6 +111,7 @@ SAMPLES = {
     # in-place methods without an out-of-place twin (_ops/inplace.py)
     "zero_": lambda: ((X(),), {}), "fill_": lambda: ((X(), 2.5), {}), "copy_": lambda: ((X(), X(1, 3)), {}),
     "fill_diagonal_": lambda: ((X(3, 3), 1.0), {}),
+    "isin": lambda: ((IDX(1, 2, 3), IDX(2, 5)), {}),
     # torch.special compositions (_ops/special.py)
     "special_entr": lambda: ((X(),), {}), "special_ndtr": lambda: ((X(),), {}),
     "special_ndtri": lambda: ((X(),), {}), "special_xlog1py": lambda: ((X(), X()), {}),

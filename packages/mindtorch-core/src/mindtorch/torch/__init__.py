@@ -91,6 +91,27 @@ from ._random import (  # noqa: E402,F401
     seed,
     set_rng_state,
 )
+from ._settings import (  # noqa: E402,F401
+    are_deterministic_algorithms_enabled,
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    e,
+    get_float32_matmul_precision,
+    get_num_interop_threads,
+    get_num_threads,
+    inf,
+    is_deterministic_algorithms_warn_only_enabled,
+    memory_format,
+    nan,
+    pi,
+    preserve_format,
+    set_float32_matmul_precision,
+    set_flush_denormal,
+    set_num_interop_threads,
+    set_num_threads,
+    use_deterministic_algorithms,
+)
 from .amp import autocast  # noqa: E402,F401
 from .cuda import amp as _cuda_amp  # noqa: E402,F401
 from .jit import compile  # noqa: E402,F401,A004

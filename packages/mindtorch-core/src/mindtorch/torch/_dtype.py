@@ -200,12 +200,13 @@ def promote_types(a: Any, b: Any) -> Any:
 
 
 def scalar_dtype(x: Any) -> Any:
-    """The dtype torch gives a Python scalar on its own."""
+    """The dtype torch gives a Python scalar on its own. numpy integer scalars count as Python ints (int32 tensor
+    + np.int64(2) stays int32, as in torch); torch treats np.bool_ as a float scalar, and so does this."""
     if isinstance(x, _builtin_bool):
         return bool
-    if isinstance(x, _builtin_int):
+    if isinstance(x, (_builtin_int, np.integer)):
         return int64
-    if isinstance(x, complex):
+    if isinstance(x, (complex, np.complexfloating)):
         return complex64 if _default_dtype != float64 else complex128
     return _default_dtype
 

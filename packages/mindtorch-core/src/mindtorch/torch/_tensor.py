@@ -112,6 +112,9 @@ class Tensor(TensorAutogradMixin, _MsTensor):
     """
 
     _torch_type_name = "torch.FloatTensor"
+    # as torch.Tensor: numpy scalars defer to the tensor's reflected operators, so np.float32(2) * t is a Tensor
+    # (with autograd) rather than a numpy array
+    __array_priority__ = 1000
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if kwargs and ("input_data" in kwargs or "shape" in kwargs or "init" in kwargs):

@@ -11,6 +11,7 @@ import builtins
 from typing import Any, Callable, Tuple
 
 import mindspore as ms
+import numpy as np
 from mindspore import mint, ops
 
 from .. import _dtype as D
@@ -52,6 +53,18 @@ def equal(input: Any, other: Any) -> builtins.bool:
         return True
     a, b, _ = promote(input, other)
     return builtins.bool(mint.all(mint.eq(a, b)).asnumpy())
+
+
+@register("isin", method=False)
+def isin(elements: Any, test_elements: Any, *, assume_unique: builtins.bool = False,
+         invert: builtins.bool = False) -> Any:
+    """Bool tensor of elements' shape: whether each element is in test_elements (either may be a scalar)."""
+    if not isinstance(elements, _MsTensor) and not isinstance(test_elements, _MsTensor):
+        raise TypeError("isin() received an invalid combination of arguments: expected a Tensor")
+    # a host-side set lookup (np.isin): a bool result, no gradient to carry
+    to_np = lambda v: v.asnumpy() if isinstance(v, _MsTensor) else np.asarray(v)  # noqa: E731
+    out = np.isin(to_np(elements), to_np(test_elements), assume_unique=assume_unique, invert=invert)
+    return _MsTensor(np.asarray(out, dtype=np.bool_))
 
 
 def _parts(x: Any) -> Any:

@@ -44,9 +44,14 @@ def sort(input: Any, dim: int = -1, descending: bool = False, stable: bool = Fal
     if n == 0:
         return RT.sort(input, _MsTensor(np.zeros((), np.int64)))
     d = wrap_dim(dim, n)
-    idx = np.argsort(-_np(input) if descending and input.dtype != D.bool else _np(input), axis=d, kind="stable")
-    if descending and input.dtype == D.bool:
-        idx = np.argsort(~_np(input), axis=d, kind="stable")
+    arr = _np(input)
+    if descending:
+        # a stable ascending sort of the reversed array, read backwards: ties keep their order and NaN (sorted
+        # last by numpy) comes first, as in torch; negating instead would wrap unsigned ints and keep NaN last
+        size = arr.shape[d]
+        idx = np.flip(size - 1 - np.argsort(np.flip(arr, d), axis=d, kind="stable"), d)
+    else:
+        idx = np.argsort(arr, axis=d, kind="stable")
     it = _MsTensor(idx.astype(np.int64))
     return RT.sort(mint.gather(input, d, it), it)
 

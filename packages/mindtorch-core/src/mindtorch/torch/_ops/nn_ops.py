@@ -21,6 +21,8 @@ import numpy as np
 from mindspore import ops
 
 from .. import _dtype as D
+from .. import _ms
+from ..autograd.function import Function
 from . import _autotune
 from ._registry import _DISPATCHERS, inplace_source, register, write_back
 
@@ -259,13 +261,70 @@ def _im2col_index(h: int, w: int, kh: int, kw: int, stride: Tuple[int, int], dil
     return idx
 
 
+_CONV2D_GRAD_PRIMS: dict = {}
+
+
+def _conv2d_grad_prims(o: int, kh: int, kw: int, stride: Tuple[int, int], padding: Tuple[int, int],
+                       dilation: Tuple[int, int], groups: int) -> Tuple[Any, Any]:
+    """MindSpore's Conv2DBackpropInput and Conv2DBackpropFilter for one geometry (cached): the kernels MindSpore's
+    own Conv2D bprop emits, with the same attributes."""
+    key = (o, kh, kw, stride, padding, dilation, groups)
+    prims = _CONV2D_GRAD_PRIMS.get(key)
+    if prims is None:
+        from mindspore.ops.operations import _grad_ops  # Conv2DBackpropFilter has no public export
+
+        pads = (padding[0], padding[0], padding[1], padding[1])
+        kwargs = dict(pad_mode="pad", pad=pads, pad_list=pads, mode=1, stride=stride, dilation=dilation,
+                      group=groups)
+        prims = _CONV2D_GRAD_PRIMS[key] = (ops.Conv2DBackpropInput(o, (kh, kw), **kwargs),
+                                           _grad_ops.Conv2DBackpropFilter(o, (kh, kw), **kwargs))
+    return prims
+
+
+class _NativeConv2d(Function):
+    """The native Conv2D as a custom node whose backward calls Conv2DBackpropInput/Conv2DBackpropFilter directly.
+
+    Why not the recorded primitive: MindSpore's tape replays Conv2D's bprop through its single-op compiler, which
+    for an input that is a graph constant (a leaf not requiring grad - every data batch - and, depending on how
+    the tensors were made, others) formats the tensor's every value into the op's cache key: measured 250-300 ms
+    instead of ~35 ms for LeNet's first conv at batch 128, and ~5 MB of key strings kept per new batch. Here the
+    backward kernels get plain tensor arguments. Saves x and w only (as the recorded primitive does); dx is
+    computed only when x needs it. Double backward works: under create_graph MindSpore records the two kernels,
+    which have their own bprops."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, w: Any, stride: Tuple[int, int], padding: Tuple[int, int],
+                dilation: Tuple[int, int], groups: int) -> Any:
+        ctx.save_for_backward(x, w)
+        ctx.geometry = (stride, padding, dilation, groups)
+        return _conv2d_native(x, w, stride, padding, dilation, groups)
+
+    @staticmethod
+    def backward(ctx: Any, dout: Any) -> Tuple[Any, ...]:
+        x, w = ctx.saved_tensors
+        stride, padding, dilation, groups = ctx.geometry
+        o, _, kh, kw = _shape(w)
+        grad_input, grad_filter = _conv2d_grad_prims(o, kh, kw, stride, padding, dilation, groups)
+        dx = grad_input(dout, w, _shape(x)) if ctx.needs_input_grad[0] else None
+        dw = grad_filter(dout, x, _shape(w)) if ctx.needs_input_grad[1] else None
+        return dx, dw, None, None, None, None
+
+
+def _conv2d_native_node(x: Any, w: Any, stride: Tuple[int, int], padding: Tuple[int, int],
+                        dilation: Tuple[int, int], groups: int) -> Any:
+    """The native kernel, recorded as `_NativeConv2d` when autograd records (the plain kernel otherwise)."""
+    if not _ms.is_recording():
+        return _conv2d_native(x, w, stride, padding, dilation, groups)
+    return _NativeConv2d.apply(x, w, stride, padding, dilation, groups)
+
+
 @register("_conv2d_kernel", target="CPU", method=False, function=False)
 def _conv2d_cpu(x: Any, w: Any, stride: Tuple[int, int], padding: Tuple[int, int], dilation: Tuple[int, int],
                 groups: int) -> Any:
     """On CPU, the faster of the native kernel and im2col + MatMul, measured per signature (`_autotune`)."""
     xs, ws = _shape(x), _shape(w)
     (n, c, h, wd), (kh, kw) = xs, ws[2:]
-    native = ("native", lambda: _conv2d_native(x, w, stride, padding, dilation, groups))
+    native = ("native", lambda: _conv2d_native_node(x, w, stride, padding, dilation, groups))
     cols = n * c * kh * kw * (h + 2 * padding[0]) * (wd + 2 * padding[1]) // max(1, stride[0] * stride[1])
     if cols > _IM2COL_MAX_ELEMENTS or x.dtype not in (ms.float32, ms.float64, ms.float16):
         return native[1]()
@@ -1378,6 +1437,14 @@ def _nll_core(logp: Any, target: Any, weight: Any, ignore_index: int) -> Tuple[A
     return _reshape(loss, tshape), _reshape(w, tshape)
 
 
+def _weighted_mean(total: Any, wsum: Any) -> Any:
+    """total / wsum for a 'mean' loss reduction; when every target is ignored (wsum == 0) the value is NaN, as
+    torch's, but the gradient is 0 (torch's nll_loss backward never writes the ignored rows) instead of 0/0."""
+    empty = ops.equal(wsum, 0)
+    safe = ops.where(empty, ops.ones_like(wsum), wsum)
+    return ops.where(empty, ops.fill(total.dtype, (), float("nan")), ops.div(total, safe))
+
+
 _SPARSE_CE = ops.SparseSoftmaxCrossEntropyWithLogits()  # mean over the batch; labels int32/int64
 _NLL_MEAN = ops.NLLLoss("mean")  # (loss, total_weight); weight is required: a cached ones(C)
 _NLL_ONES: dict = {}
@@ -1433,7 +1500,7 @@ def nll_loss(input: Any, target: Any, weight: Any = None, size_average: Any = No
     if reduction == "sum":
         return ops.sum(loss)
     if reduction == "mean":
-        return ops.div(ops.sum(loss), ops.sum(w))
+        return _weighted_mean(ops.sum(loss), ops.sum(w))
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
@@ -1480,7 +1547,7 @@ def cross_entropy(input: Any, target: Any, weight: Any = None, size_average: Any
     elif reduction == "sum":
         nll = ops.sum(loss)
     elif reduction == "mean":
-        nll = ops.div(ops.sum(loss), ops.sum(w))
+        nll = _weighted_mean(ops.sum(loss), ops.sum(w))
     else:
         raise ValueError(f"{reduction} is not a valid value for reduction")
     if label_smoothing <= 0:
@@ -1496,9 +1563,9 @@ def cross_entropy(input: Any, target: Any, weight: Any = None, size_average: Any
         red = ops.sum(smooth)
     else:
         if weight is not None:
-            red = ops.div(ops.sum(smooth), ops.sum(w))
+            red = _weighted_mean(ops.sum(smooth), ops.sum(w))
         else:
-            red = ops.div(ops.sum(smooth), ops.sum(ops.cast(valid, smooth.dtype)))
+            red = _weighted_mean(ops.sum(smooth), ops.sum(ops.cast(valid, smooth.dtype)))
     return ops.add(ops.mul(nll, 1 - label_smoothing), ops.mul(red, label_smoothing / c))
 
 
@@ -1920,6 +1987,10 @@ def _resize_dim(x: Any, dim: int, out: int, mode: str, align_corners: bool, scal
         return _gather_dim(x, dim, np.minimum(src, size - 1))
     sc = _src_scale(size, out, align_corners, scale)
     if mode == "linear":
+        if out == size:
+            # torch's compute_source_index_and_lambda copies a dim whose size is unchanged, whatever the
+            # scale_factor (interpolate(x, scale_factor=1.3) on a size-3 dim keeps it as is)
+            return x
         src = dst * sc if align_corners else np.maximum((dst + 0.5) * sc - 0.5, 0.0)
         i0 = np.minimum(np.floor(src).astype(np.int64), size - 1)
         i1 = np.minimum(i0 + 1, size - 1)
@@ -2419,8 +2490,14 @@ def ctc_loss(log_probs: Any, targets: Any, input_lengths: Any, target_lengths: A
             padded[b, :n] = tg[pos:pos + n]
             pos += n
         tg = padded
-    loss = ops.ctc_loss(lp, _MsTensor(tg), _MsTensor(il), _MsTensor(tl), blank, "none", zero_infinity)
+    # MindSpore's kernel rejects an input shorter than its target; torch gives that sample an infinite loss (0
+    # with zero_infinity): run it with an empty target and overwrite its loss
+    short = il < tl
+    loss = ops.ctc_loss(lp, _MsTensor(tg), _MsTensor(il), _MsTensor(np.where(short, 0, tl)), blank, "none",
+                        zero_infinity)
     loss = loss[0] if isinstance(loss, tuple) else loss
+    if short.any():
+        loss = ops.where(_MsTensor(short), ops.fill(loss.dtype, (), 0.0 if zero_infinity else float("inf")), loss)
     if reduction == "none":
         return ops.squeeze(loss, 0) if unbatched else loss
     if reduction == "sum":

@@ -56,7 +56,7 @@ def _as(x: Any, d: Any) -> Any:
     if isinstance(x, _MsTensor):
         return x if x.dtype is d else _cast(x, d)
     if isinstance(x, np.ndarray):
-        return _MsTensor(_cast(x, D.to_numpy_dtype(d)))
+        return _cast(_MsTensor(x), d)
     return _MsTensor(x, dtype=d)
 
 
@@ -627,6 +627,15 @@ def _softmax_dtype(input: Any, dtype: Any) -> Any:
     return to_float(input) if id(input.dtype) not in _FLOATS else input
 
 
+def _log_softmax_kernel(x: Any, dim: int) -> Any:
+    """log_softmax along dim. MindSpore 2.10's CPU LogSoftmax computes float64 with float32 accuracy (3e-6
+    off, measured), so float64 takes the stable formula x - max - log(sum(exp(x - max)))."""
+    if x.dtype is not ms.float64:
+        return ops.log_softmax(x, dim)
+    s = mint.sub(x, ops.stop_gradient(mint.amax(x, dim, True)))
+    return mint.sub(s, mint.log(mint.sum(mint.exp(s), dim, True)))
+
+
 @register("softmax", namespaces=("nn.functional",))
 def softmax(input: Any, dim: Optional[int] = None, _stacklevel: int = 3, dtype: Any = None) -> Any:
     """softmax along `dim` (dtype= casts the input first, as torch does)."""
@@ -635,7 +644,10 @@ def softmax(input: Any, dim: Optional[int] = None, _stacklevel: int = 3, dtype: 
         dim = 0 if x.ndim in (0, 1, 3) else 1  # torch's legacy implicit-dim rule
     if x.ndim == 0:
         return ops.ones_like(x)
-    return ops.softmax(x, dim)
+    # exp(log_softmax), not ops.softmax: MindSpore 2.10's CPU Softmax kernel (and mint's) corrupts the rows next
+    # to a row that is all -inf (a fully masked attention row), e.g. softmax([[-inf, -inf], [0, 1]]) gave
+    # [[0, 0], [nan, 0.73]] (measured); its LogSoftmax kernel is right and gives torch's NaN row.
+    return ops.exp(_log_softmax_kernel(x, dim))
 
 
 @register("log_softmax", namespaces=("nn.functional",))
@@ -646,4 +658,4 @@ def log_softmax(input: Any, dim: Optional[int] = None, _stacklevel: int = 3, dty
         dim = 0 if x.ndim in (0, 1, 3) else 1
     if x.ndim == 0:
         return ops.zeros_like(x)
-    return ops.log_softmax(x, dim)
+    return _log_softmax_kernel(x, dim)

@@ -54,6 +54,15 @@ def _as_ms_tensor(data: Any) -> _MsTensor:
 def replace_data(dst: Any, value: Any) -> None:
     """Make `dst` hold `value`'s data, shape and dtype in place (the object is kept): torch's `t.data = value`.
     Calls the C++ method directly, skipping ms.Tensor.assign_value's Python-level probes of `value`."""
+    if isinstance(dst, _MsParameter) and (dst.dtype != value.dtype or _TensorPy.shape.__get__(dst) != value.shape):
+        # MindSpore 2.10 keeps the dtype/shape a Parameter had when a primitive (BiasAdd, Conv2D, ...) last
+        # inferred on it, and assign_value_cpp does not refresh it: after `linear.double()` the next F.linear
+        # failed with "BiasAdd: input type must be same ... Ref[Tensor[Float32]]". set_dtype to another dtype
+        # does refresh it (measured); it converts the old data, which is overwritten just after.
+        _TensorPy.set_dtype(dst, value.dtype if dst.dtype != value.dtype else
+                            (ms.float16 if dst.dtype == ms.float32 else ms.float32))
+        if dst.dtype != value.dtype:
+            _TensorPy.set_dtype(dst, value.dtype)
     _TensorPy.assign_value_cpp(dst, value)
 
 
