@@ -328,6 +328,8 @@ def _conv2d_cpu(x: Any, w: Any, stride: Tuple[int, int], padding: Tuple[int, int
     cols = n * c * kh * kw * (h + 2 * padding[0]) * (wd + 2 * padding[1]) // max(1, stride[0] * stride[1])
     if cols > _IM2COL_MAX_ELEMENTS or x.dtype not in (ms.float32, ms.float64, ms.float16):
         return native[1]()
+    if x.dtype == ms.float64:  # MindSpore's native CPU Conv2D has no float64 kernel: im2col is the only candidate
+        return _conv2d_im2col(x, w, stride, padding, dilation, groups)
     sig = (xs, ws, stride, padding, dilation, groups, x.dtype)
     return _autotune.run("conv2d", sig, (
         ("im2col", lambda: _conv2d_im2col(x, w, stride, padding, dilation, groups)), native))
