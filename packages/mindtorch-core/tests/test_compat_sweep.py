@@ -35,6 +35,15 @@ def test_interpolate_linear_modes_copy_a_dim_whose_size_is_unchanged(reftorch, m
     assert_same(*_both(reftorch, run))
 
 
+def test_interpolate_with_every_dim_unchanged_returns_a_new_tensor():
+    # (1, 1, 3) at scale 1.3 stays (1, 1, 3): the result must not alias the input (torch's does not)
+    x = torch.ones(1, 1, 3)
+    y = torch.nn.functional.interpolate(x, scale_factor=1.3, mode="linear", align_corners=False)
+    assert y is not x
+    y.add_(1)
+    assert x.tolist() == [[[1.0, 1.0, 1.0]]]
+
+
 # ------------------------------------------------------------------------------------------ sort / topk
 SORT_INPUTS = {
     "nan": ([1., float("nan"), 0., 2., float("-inf"), float("nan")], "float32"),

@@ -2075,7 +2075,8 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: st
     x = input
     for j in range(n):
         x = _resize_dim(x, 2 + j, outs[j], kind, bool(align_corners), scales[j])
-    return x
+    # every dim unchanged: torch still returns a new tensor, never the input itself
+    return ops.add(x, 0) if x is input else x
 
 
 # -------------------------------------------------------------------------------------------- attention
