@@ -53,16 +53,21 @@ def _values_and_grads(lib, conv, x, w, b, kw, wrt_input=True, transpose=False):
     return out, lib.autograd.grad((out ** 2).sum(), leaves)
 
 
+def _check_against_torch(reftorch, fname, x, w, b, kw, **opts):
+    """mindtorch's and torch's F.<fname> agree on the output and on the gradients of sum(out ** 2)."""
+    out_m, grads_m = _values_and_grads(torch, lambda t: getattr(t.nn.functional, fname), x, w, b, kw, **opts)
+    out_r, grads_r = _values_and_grads(reftorch, lambda t: getattr(t.nn.functional, fname), x, w, b, kw, **opts)
+    assert_same(out_m, out_r, rtol=1e-5, atol=1e-5)
+    for m, r in zip(grads_m, grads_r):
+        assert_same(m, r, rtol=1e-4, atol=5e-4)
+
+
 @pytest.mark.parametrize("case", CASES, ids=_ids(CASES))
 def test_conv2d_native_node_matches_torch(reftorch, native, case):
     xs, ws, kw = case
     rng = np.random.RandomState(0)
     x, w, b = rng.randn(*xs).astype(np.float32), rng.randn(*ws).astype(np.float32), rng.randn(ws[0]).astype(np.float32)
-    out_m, grads_m = _values_and_grads(torch, lambda t: t.nn.functional.conv2d, x, w, b, kw)
-    out_r, grads_r = _values_and_grads(reftorch, lambda t: t.nn.functional.conv2d, x, w, b, kw)
-    assert_same(out_m, out_r, rtol=1e-5, atol=1e-5)
-    for m, r in zip(grads_m, grads_r):
-        assert_same(m, r, rtol=1e-4, atol=5e-4)
+    _check_against_torch(reftorch, "conv2d", x, w, b, kw)
 
 
 def test_conv2d_native_node_is_the_recorded_node(native):
@@ -77,11 +82,7 @@ def test_conv2d_native_node_non_contiguous_input(reftorch, native):
     x, w, b = rng.randn(2, 3, 8, 9).astype(np.float32), rng.randn(4, 3, 3, 3).astype(np.float32), \
         rng.randn(4).astype(np.float32)
     kw = dict(stride=2, padding=1)
-    out_m, grads_m = _values_and_grads(torch, lambda t: t.nn.functional.conv2d, x, w, b, kw, transpose=True)
-    out_r, grads_r = _values_and_grads(reftorch, lambda t: t.nn.functional.conv2d, x, w, b, kw, transpose=True)
-    assert_same(out_m, out_r, rtol=1e-5, atol=1e-5)
-    for m, r in zip(grads_m, grads_r):
-        assert_same(m, r, rtol=1e-4, atol=5e-4)
+    _check_against_torch(reftorch, "conv2d", x, w, b, kw, transpose=True)
 
 
 @pytest.mark.parametrize("kw", [{}, dict(stride=2, padding=1)], ids=["s1", "s2p1"])
@@ -90,11 +91,7 @@ def test_conv2d_native_node_data_input_without_grad(reftorch, native, kw):
     rng = np.random.RandomState(2)
     x, w, b = rng.randn(3, 3, 12, 12).astype(np.float32), rng.randn(6, 3, 5, 5).astype(np.float32), \
         rng.randn(6).astype(np.float32)
-    out_m, grads_m = _values_and_grads(torch, lambda t: t.nn.functional.conv2d, x, w, b, kw, wrt_input=False)
-    out_r, grads_r = _values_and_grads(reftorch, lambda t: t.nn.functional.conv2d, x, w, b, kw, wrt_input=False)
-    assert_same(out_m, out_r, rtol=1e-5, atol=1e-5)
-    for m, r in zip(grads_m, grads_r):
-        assert_same(m, r, rtol=1e-4, atol=5e-4)
+    _check_against_torch(reftorch, "conv2d", x, w, b, kw, wrt_input=False)
 
 
 def test_conv2d_native_node_module_backward(reftorch, native):
@@ -125,11 +122,7 @@ def test_conv1d_native_node_matches_torch(reftorch, native, case):
     xs, ws, kw = case
     rng = np.random.RandomState(4)
     x, w, b = rng.randn(*xs).astype(np.float32), rng.randn(*ws).astype(np.float32), rng.randn(ws[0]).astype(np.float32)
-    out_m, grads_m = _values_and_grads(torch, lambda t: t.nn.functional.conv1d, x, w, b, kw)
-    out_r, grads_r = _values_and_grads(reftorch, lambda t: t.nn.functional.conv1d, x, w, b, kw)
-    assert_same(out_m, out_r, rtol=1e-5, atol=1e-5)
-    for m, r in zip(grads_m, grads_r):
-        assert_same(m, r, rtol=1e-4, atol=5e-4)
+    _check_against_torch(reftorch, "conv1d", x, w, b, kw)
 
 
 @pytest.mark.parametrize("kw", [dict(padding=1), dict(stride=2, padding=1, groups=2)], ids=["p1", "s2g2"])

@@ -263,3 +263,47 @@ def test_pynative_mode_scope_switches_back_without_growing_the_context_stack():
     with _ms.pynative_mode():  # already PyNative: nothing to switch
         assert ms.get_context("mode") == ms.PYNATIVE_MODE
     assert ms.get_context("mode") == ms.PYNATIVE_MODE
+
+
+# ---------------------------------------------------------------- backward kernels used by custom nodes
+def test_conv2d_backprop_filter_is_the_weight_gradient_of_conv2d():
+    import mindspore as ms
+    import numpy as np
+    from mindspore import ops
+
+    from mindtorch.torch import _ms
+
+    rng = np.random.RandomState(0)
+    x = ms.Tensor(rng.randn(2, 3, 7, 7).astype(np.float32))
+    w = ms.Tensor(rng.randn(4, 3, 3, 3).astype(np.float32))
+    conv = ops.Conv2D(4, 3, pad_mode="pad", pad=1, stride=2)
+    out = conv(x, w)
+    dout = ms.Tensor(rng.randn(*out.shape).astype(np.float32))
+    expected = ms.grad(lambda w_: (conv(x, w_) * dout).sum(), grad_position=0)(w)
+    pads = (1, 1, 1, 1)
+    prim = _ms.conv2d_backprop_filter(4, (3, 3), pad_mode="pad", pad=pads, pad_list=pads, mode=1, stride=(2, 2),
+                                      dilation=(1, 1), group=1)
+    np.testing.assert_allclose(prim(dout, x, w.shape).asnumpy(), expected.asnumpy(), rtol=1e-4, atol=1e-4)
+
+
+def test_lstm_grad_matches_mindspores_gradient_of_the_fused_lstm():
+    import mindspore as ms
+    import numpy as np
+    from mindspore import ops
+
+    from mindtorch.torch import _ms
+
+    rng = np.random.RandomState(1)
+    t, b, i, h = 4, 2, 3, 5
+    x = ms.Tensor(rng.randn(t, b, i).astype(np.float32))
+    h0 = ms.Tensor(rng.randn(1, b, h).astype(np.float32))
+    c0 = ms.Tensor(rng.randn(1, b, h).astype(np.float32))
+    w = ms.Tensor(rng.randn(4 * h * (i + h) + 8 * h, 1, 1).astype(np.float32) * 0.3)
+    lstm = ops.LSTM(i, h, 1, True, False, 0.0)
+    y, hy, cy, reserve, _ = lstm(x, h0, c0, w)
+    dy = ms.Tensor(rng.randn(*y.shape).astype(np.float32))
+    zeros = ms.Tensor(np.zeros(hy.shape, np.float32))
+    dx, dh, dc, dw = _ms.lstm_grad(i, h, 1, True, False, 0.0)(x, h0, c0, w, y, hy, cy, dy, zeros, zeros, reserve)
+    ex = ms.grad(lambda x_, w_: (lstm(x_, h0, c0, w_)[0] * dy).sum(), grad_position=(0, 1))(x, w)
+    np.testing.assert_allclose(dx.asnumpy(), ex[0].asnumpy(), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(dw.asnumpy().reshape(-1), ex[1].asnumpy().reshape(-1), rtol=1e-4, atol=1e-5)

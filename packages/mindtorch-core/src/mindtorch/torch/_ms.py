@@ -326,6 +326,25 @@ def install_jit_call_hook(hook: Any) -> None:
     _JitExecutor.__call__ = __call__
 
 
+def conv2d_backprop_filter(out_channels: int, kernel_size: Sequence[int], **attrs: Any) -> Any:
+    """MindSpore's Conv2DBackpropFilter primitive (the kernel its own Conv2D bprop emits for dw), built with
+    `attrs` (pad_mode, pad, pad_list, mode, stride, dilation, group). It has no public export in 2.10; its
+    sibling Conv2DBackpropInput is public (`mindspore.ops.Conv2DBackpropInput`).
+    Call: `prim(dout (N, O, Ho, Wo), x (N, C, H, W), w_shape) -> dw (O, C/groups, kh, kw)`."""
+    from mindspore.ops.operations._grad_ops import Conv2DBackpropFilter
+
+    return Conv2DBackpropFilter(out_channels, tuple(kernel_size), **attrs)
+
+
+def lstm_grad(input_size: int, hidden_size: int, num_layers: int, has_bias: bool, bidirectional: bool,
+              dropout: float) -> Any:
+    """MindSpore's LSTMGrad primitive, the fused backward of `mindspore.ops.LSTM` with the same attributes (no
+    public export in 2.10). Call: `prim(x, hx, cx, w, y, hy, cy, dy, dhy, dcy, reserve) -> (dx, dhx, dcx, dw)`."""
+    from mindspore.ops.operations._grad_ops import LSTMGrad
+
+    return LSTMGrad(input_size, hidden_size, num_layers, has_bias, bidirectional, dropout)
+
+
 class pynative_mode:  # noqa: N801 - used like a function: `with _ms.pynative_mode():`
     """Run a block in PYNATIVE_MODE when MindSpore is in GRAPH_MODE (no-op otherwise), then switch back.
 

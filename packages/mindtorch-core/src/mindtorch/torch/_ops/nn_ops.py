@@ -271,13 +271,11 @@ def _conv2d_grad_prims(o: int, kh: int, kw: int, stride: Tuple[int, int], paddin
     key = (o, kh, kw, stride, padding, dilation, groups)
     prims = _CONV2D_GRAD_PRIMS.get(key)
     if prims is None:
-        from mindspore.ops.operations import _grad_ops  # Conv2DBackpropFilter has no public export
-
         pads = (padding[0], padding[0], padding[1], padding[1])
         kwargs = dict(pad_mode="pad", pad=pads, pad_list=pads, mode=1, stride=stride, dilation=dilation,
                       group=groups)
         prims = _CONV2D_GRAD_PRIMS[key] = (ops.Conv2DBackpropInput(o, (kh, kw), **kwargs),
-                                           _grad_ops.Conv2DBackpropFilter(o, (kh, kw), **kwargs))
+                                           _ms.conv2d_backprop_filter(o, (kh, kw), **kwargs))
     return prims
 
 
@@ -324,12 +322,12 @@ def _conv2d_cpu(x: Any, w: Any, stride: Tuple[int, int], padding: Tuple[int, int
     """On CPU, the faster of the native kernel and im2col + MatMul, measured per signature (`_autotune`)."""
     xs, ws = _shape(x), _shape(w)
     (n, c, h, wd), (kh, kw) = xs, ws[2:]
-    native = ("native", lambda: _conv2d_native_node(x, w, stride, padding, dilation, groups))
-    cols = n * c * kh * kw * (h + 2 * padding[0]) * (wd + 2 * padding[1]) // max(1, stride[0] * stride[1])
-    if cols > _IM2COL_MAX_ELEMENTS or x.dtype not in (ms.float32, ms.float64, ms.float16):
-        return native[1]()
     if x.dtype == ms.float64:  # MindSpore's native CPU Conv2D has no float64 kernel: im2col is the only candidate
         return _conv2d_im2col(x, w, stride, padding, dilation, groups)
+    native = ("native", lambda: _conv2d_native_node(x, w, stride, padding, dilation, groups))
+    cols = n * c * kh * kw * (h + 2 * padding[0]) * (wd + 2 * padding[1]) // max(1, stride[0] * stride[1])
+    if cols > _IM2COL_MAX_ELEMENTS or x.dtype not in (ms.float32, ms.float16):
+        return native[1]()
     sig = (xs, ws, stride, padding, dilation, groups, x.dtype)
     return _autotune.run("conv2d", sig, (
         ("im2col", lambda: _conv2d_im2col(x, w, stride, padding, dilation, groups)), native))

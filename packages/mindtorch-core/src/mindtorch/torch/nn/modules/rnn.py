@@ -18,6 +18,7 @@ import mindspore as ms
 import numpy as np
 from mindspore import ops
 
+from ... import _ms
 from ..._ops._registry import _DISPATCHERS, register, wrap
 from ..._tensor import Tensor
 from ...autograd.function import Function
@@ -93,10 +94,8 @@ def _lstm_prims(inp: int, hidden: int, has_bias: bool) -> Tuple[Any, Any]:
     key = (inp, hidden, has_bias)
     prims = _LSTM_PRIMS.get(key)
     if prims is None:
-        from mindspore.ops.operations import _grad_ops
-
         prims = _LSTM_PRIMS[key] = (ops.LSTM(inp, hidden, 1, has_bias, False, 0.0),
-                                    _grad_ops.LSTMGrad(inp, hidden, 1, has_bias, False, 0.0))
+                                    _ms.lstm_grad(inp, hidden, 1, has_bias, False, 0.0))
     return prims
 
 
