@@ -260,3 +260,65 @@ def test_memory_formats_are_accepted(reftorch):
     assert_same(y, reftorch.tensor(_rand(1, 2, 3, 3)))
     m = torch.nn.Conv2d(2, 2, 1).to(memory_format=torch.channels_last)
     assert m.weight.dtype == torch.float32
+
+
+# ------------------------------------------------------------------ NaN through max/min/clamp, clamp's gradient
+_NAN = float("nan")
+_A = np.array([_NAN, -1.0, 0.0, 0.5, 1.0, 2.0, _NAN, 3.0], np.float32)
+_B = np.array([0.0, _NAN, 0.0, 1.0, 1.0, 1.0, _NAN, -1.0], np.float32)
+_PAIR_OPS = {
+    "maximum": lambda t, x, y: t.maximum(x, y),
+    "minimum": lambda t, x, y: t.minimum(x, y),
+    "max_binary": lambda t, x, y: t.max(x, y),
+    "min_binary": lambda t, x, y: t.min(x, y),
+    "fmax": lambda t, x, y: t.fmax(x, y),
+    "fmin": lambda t, x, y: t.fmin(x, y),
+    "clamp": lambda t, x, y: x.clamp(0, 1),
+    "clamp_min": lambda t, x, y: t.clamp(x, min=0.5),
+    "clamp_max": lambda t, x, y: x.clamp(max=0.5),
+    "clamp_tensor_bounds": lambda t, x, y: t.clamp(x, t.zeros(8) - 1, t.ones(8)),
+    "clip": lambda t, x, y: x.clip(0, 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_PAIR_OPS))
+def test_nan_propagates_and_bound_ties_take_torchs_gradient(reftorch, name):
+    """MindSpore's CPU maximum/minimum kernels drop a NaN in the first operand and its clamp maps NaN to the
+    bound; torch keeps NaN. clamp's gradient is 1 where the input equals a bound (maximum would split it 0.5);
+    fmax/fmin give a tie's whole gradient to the first operand. Gradients are compared away from NaN inputs."""
+    f = _PAIR_OPS[name]
+    xm, ym = torch.tensor(_A, requires_grad=True), torch.tensor(_B, requires_grad=True)
+    xr, yr = reftorch.tensor(_A, requires_grad=True), reftorch.tensor(_B, requires_grad=True)
+    om, o_r = f(torch, xm, ym), f(reftorch, xr, yr)
+    assert_same(om, o_r)
+    om.sum().backward()
+    o_r.sum().backward()
+    finite = ~(np.isnan(_A) | np.isnan(_B))
+    np.testing.assert_array_equal(xm.grad.numpy()[finite], xr.grad.numpy()[finite])
+    if yr.grad is not None:
+        np.testing.assert_array_equal(ym.grad.numpy()[finite], yr.grad.numpy()[finite])
+
+
+def test_clamp_integer_and_in_place_keep_torch_dtypes(reftorch):
+    for lo, hi in ((0, 2), (0.5, 2.5)):
+        assert_same(torch.tensor([1, 5, -3]).clamp(lo, hi), reftorch.tensor([1, 5, -3]).clamp(lo, hi))
+    xm, xr = torch.tensor([_NAN, 2.0, -1.0]), reftorch.tensor([_NAN, 2.0, -1.0])
+    assert xm.clamp_(0, 1) is xm
+    xr.clamp_(0, 1)
+    assert_same(xm, xr)
+
+
+@pytest.mark.parametrize("shape,perm", [((2, 3, 4, 5), None), ((2, 1, 4, 5), None), ((2, 3, 1, 1), None),
+                                        ((2, 3, 4, 5), (0, 2, 3, 1)), ((2, 3, 4), None), ((2, 3, 4, 5, 6), None),
+                                        ((2, 3, 4, 5, 6), (0, 2, 3, 4, 1))])
+@pytest.mark.parametrize("fmt", ["channels_last", "channels_last_3d", "contiguous_format"])
+def test_is_contiguous_in_a_memory_format(reftorch, shape, perm, fmt):
+    """An NCHW-contiguous tensor is not channels_last-contiguous (unless C or H*W is 1); an NHWC buffer seen as
+    NCHW through permute is."""
+    def make(lib):
+        if perm is None:
+            return lib.zeros(shape)
+        back = tuple(sorted(range(len(perm)), key=lambda i: perm[i]))
+        return lib.zeros([shape[i] for i in perm]).permute(back)
+    assert make(torch).is_contiguous(memory_format=getattr(torch, fmt)) == \
+        make(reftorch).is_contiguous(memory_format=getattr(reftorch, fmt))

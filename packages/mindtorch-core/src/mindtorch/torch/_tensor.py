@@ -249,6 +249,21 @@ class Tensor(TensorAutogradMixin, _MsTensor):
         return int(_MsTensor.data_ptr(self))
 
     def is_contiguous(self, memory_format: Any = None) -> bool:  # type: ignore[override]
+        """Row-major contiguity, or with `memory_format=torch.channels_last(_3d)` whether the strides are NHWC's
+        (NDHWC's) - torch's rule: dims of size 1 are skipped; a tensor of another rank is not."""
+        from ._settings import channels_last, channels_last_3d
+
+        if memory_format is channels_last or memory_format is channels_last_3d:
+            order = (1, 3, 2, 0) if memory_format is channels_last else (1, 4, 3, 2, 0)
+            if self.dim() != len(order):
+                return False
+            shape, strides, expected = self.shape, self.stride(), 1
+            for d in order:
+                if shape[d] != 1:
+                    if strides[d] != expected:
+                        return False
+                    expected *= shape[d]
+            return True
         return bool(_MsTensor.is_contiguous(self))
 
     @property

@@ -467,12 +467,14 @@ _float_binary("nextafter", lambda a, b: ops.nextafter(a, b), tensor_only=True, f
 def _minmax_kernel(kernel: Callable, nan_ignoring: bool) -> Callable:
     def k(a: Any, b: Any) -> Any:
         if a.dtype is D.bool:
-            r = kernel(_cast(a, D.uint8), _cast(b, D.uint8)).astype(D.bool)
-        else:
-            r = kernel(a, b)
-        if nan_ignoring and id(a.dtype) in _FLOATS:  # fmax/fmin: a NaN loses against a number
-            r = mint.where(mint.isnan(a), b, mint.where(mint.isnan(b), a, r))
-        return r
+            return kernel(_cast(a, D.uint8), _cast(b, D.uint8)).astype(D.bool)
+        if id(a.dtype) not in _FLOATS:
+            return kernel(a, b)
+        if nan_ignoring:  # fmax/fmin: a NaN loses against a number; a tie gives `a` the whole gradient (torch)
+            keep_a = mint.ge(a, b) if kernel is mint.maximum else mint.le(a, b)
+            return mint.where(mint.logical_or(keep_a, mint.isnan(b)), a, b)
+        # MindSpore's CPU kernel is `a > b ? a : b`: a NaN in `b` wins but one in `a` is lost; in torch NaN wins
+        return mint.where(mint.isnan(a), a, kernel(a, b))
     return k
 
 
@@ -536,11 +538,12 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Any:
             d = D.promote_types(d, result_dtype(input, v)) if not isinstance(v, _MsTensor) else \
                 D.promote_types(d, v.dtype)
     x = _as(input, d)
-    if min is not None:
-        x = mint.maximum(x, _as(min, d))
-    if max is not None:
-        x = mint.minimum(x, _as(max, d))
-    return x
+    # mint.clamp, not maximum/minimum: its gradient is torch's (1 where input equals a bound; maximum splits ties
+    # 0.5/0.5). Its CPU kernel maps NaN to the bound, where torch keeps NaN (with gradient 0).
+    r = mint.clamp(x, None if min is None else _as(min, d), None if max is None else _as(max, d))
+    if id(d) in _FLOATS:
+        r = mint.where(mint.isnan(x), ops.stop_gradient(x), r)
+    return r
 
 
 @register("clamp_min", inplace=True)
