@@ -322,3 +322,45 @@ def test_is_contiguous_in_a_memory_format(reftorch, shape, perm, fmt):
         return lib.zeros([shape[i] for i in perm]).permute(back)
     assert make(torch).is_contiguous(memory_format=getattr(torch, fmt)) == \
         make(reftorch).is_contiguous(memory_format=getattr(reftorch, fmt))
+
+
+# ------------------------------------------------------------------ bfloat16 on CPU (MindSpore lacks most kernels)
+_BF16_OPS = {
+    "relu": lambda t, x: t.relu(x),
+    "exp": lambda t, x: x.exp(),
+    "sum": lambda t, x: x.sum(),
+    "mean": lambda t, x: x.mean(),
+    "maximum": lambda t, x: t.maximum(x, x * 2),
+    "max_dim": lambda t, x: x.max(0).values,
+    "matmul": lambda t, x: x @ x,
+    "softmax": lambda t, x: t.softmax(x, 0),
+    "clamp": lambda t, x: x.clamp(0, 1),
+    "exp_": lambda t, x: x.clone().exp_(),
+    "linear": lambda t, x: t.nn.functional.linear(x.reshape(2, 2), x.reshape(2, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_BF16_OPS))
+def test_bfloat16_ops_compute_and_keep_their_dtype(reftorch, name):
+    """torch computes bfloat16 on CPU (its CPU autocast dtype); ops without a MindSpore bfloat16 kernel run in
+    float32 and are cast back, so values agree to bfloat16 precision and the dtype stays bfloat16."""
+    v = [0.5, 5.0, -3.0, 7.25]
+    mine = _BF16_OPS[name](torch, torch.tensor(v, dtype=torch.bfloat16))
+    ref = _BF16_OPS[name](reftorch, reftorch.tensor(v, dtype=reftorch.bfloat16))
+    assert mine.dtype == torch.bfloat16
+    np.testing.assert_allclose(mine.float().numpy(), ref.float().numpy(), rtol=1e-2)
+
+
+def test_bfloat16_backward_through_a_float32_fallback(reftorch):
+    v = [0.5, 2.0, -3.0]
+    x, y = torch.tensor(v, dtype=torch.bfloat16, requires_grad=True), \
+        reftorch.tensor(v, dtype=reftorch.bfloat16, requires_grad=True)
+    (x.exp() * x).sum().backward()
+    (y.exp() * y).sum().backward()
+    assert x.grad.dtype == torch.bfloat16
+    np.testing.assert_allclose(x.grad.float().numpy(), y.grad.float().numpy(), rtol=1e-2)
+
+
+def test_dtype_errors_of_other_dtypes_are_still_raised():
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        torch.tensor([1, 2]).exp_()

@@ -263,6 +263,58 @@ def translate_error(name: str, e: BaseException) -> BaseException:
     return RuntimeError(msg)
 
 
+# ------------------------------------------------------------------------------------------ bfloat16
+# MindSpore 2.10's CPU kernels mostly lack bfloat16 (relu, exp, sum, matmul, maximum... raise "Unsupported data
+# type"), while torch computes bfloat16 on CPU (its CPU autocast dtype). On such an error the dispatchers run the
+# op once more with bfloat16 tensors upcast to float32 and cast the float32 results back: the error path only, so
+# ops with a bfloat16 kernel (add, mul, casts) and every other dtype pay nothing. Never for an op that writes
+# into its argument itself (the write would land in the float32 copy); in-place methods are safe because their
+# dispatcher writes the returned value back.
+_DTYPE_ERROR_HINTS = ("data type", "dtype", "not support")
+_MUTATES_ARGUMENT = frozenset({"__setitem__"})
+
+
+def _upcast_bf16(v: Any) -> Any:
+    if isinstance(v, _MsTensor):
+        return ms.ops.cast(v, ms.float32) if v.dtype == ms.bfloat16 else v
+    if type(v) in (tuple, list):
+        return type(v)(_upcast_bf16(x) for x in v)
+    return v
+
+
+def _downcast_f32(v: Any) -> Any:
+    if isinstance(v, _MsTensor):
+        return ms.ops.cast(v, ms.bfloat16) if v.dtype == ms.float32 else v
+    if isinstance(v, tuple):
+        items = [_downcast_f32(x) for x in v]
+        return type(v)(*items) if hasattr(v, "_fields") else type(v)(items)
+    if type(v) is list:
+        return [_downcast_f32(x) for x in v]
+    return v
+
+
+def _has_bf16(v: Any) -> bool:
+    if isinstance(v, _MsTensor):
+        return v.dtype == ms.bfloat16
+    if type(v) in (tuple, list):
+        return any(_has_bf16(x) for x in v)
+    return False
+
+
+def retry_bf16_in_float32(name: str, impl: Callable, args: tuple, kwargs: dict, e: BaseException) -> Any:
+    """The op's result computed in float32 when `e` is a missing-bfloat16-kernel error; raises the translated
+    error otherwise (or when the float32 run fails too)."""
+    msg = str(e).lower()
+    if (name in _MUTATES_ARGUMENT or not any(h in msg for h in _DTYPE_ERROR_HINTS)
+            or not (any(_has_bf16(a) for a in args) or any(_has_bf16(v) for v in kwargs.values()))):
+        raise translate_error(name, e) from e
+    try:
+        res = impl(*[_upcast_bf16(a) for a in args], **{k: _upcast_bf16(v) for k, v in kwargs.items()})
+    except _MS_ERRORS:
+        raise translate_error(name, e) from e
+    return _downcast_f32(res)
+
+
 # -------------------------------------------------------------------------------------------- dispatch
 # `mindspore.value_and_grad` switches the tape's recording flag off whenever it returns; torch records always.
 # Every dispatch re-arms it (one C++ call, well under 1% of an op), so `loss.backward()` works after a functional
@@ -280,14 +332,14 @@ def _make_dispatcher(entry: OpEntry) -> Callable:
             try:
                 res = impl(*args, **kwargs)
             except _MS_ERRORS as e:
-                raise translate_error(entry.name, e) from e
+                res = retry_bf16_in_float32(entry.name, impl, args, kwargs, e)
             if out is None:
                 return wrap(res)
             return _write_out(out, wrap(res))
         try:  # free on the success path (CPython 3.11 zero-cost exceptions)
             res = impl(*args, **kwargs)
         except _MS_ERRORS as e:
-            raise translate_error(entry.name, e) from e
+            res = retry_bf16_in_float32(entry.name, impl, args, kwargs, e)
         if type(res) is _MsTensor:  # the common case, inlined
             res.__class__ = Tensor
             return res
@@ -352,7 +404,7 @@ def _make_inplace_dispatcher(entry: OpEntry) -> Callable:
         try:
             res = impl(src, *args, **kwargs)
         except _MS_ERRORS as e:
-            raise translate_error(entry.name, e) from e
+            res = retry_bf16_in_float32(entry.name, impl, (src, *args), kwargs, e)
         return write_back(self, res)
 
     dispatch_.__name__ = entry.name
