@@ -364,3 +364,20 @@ def test_bfloat16_backward_through_a_float32_fallback(reftorch):
 def test_dtype_errors_of_other_dtypes_are_still_raised():
     with pytest.raises(RuntimeError, match="can't be cast"):
         torch.tensor([1, 2]).exp_()
+
+
+@pytest.mark.parametrize("shape,k", [((2, 3, 8, 8), 2), ((2, 3, 9, 7), 2), ((1, 2, 6, 6), 3), ((2, 2, 4, 4, 4), 2),
+                                     ((2, 3, 8), 2)])
+def test_max_pool_non_overlapping_windows_route_tied_gradients_like_torch(reftorch, shape, k):
+    """ReLU outputs tie (at 0) inside pooling windows: the gradient goes to the first maximum of each window in
+    row-major order, as torch's kernel picks it (not split, not another tied element)."""
+    rng = np.random.RandomState(0)
+    v = np.maximum(rng.randint(-2, 3, shape).astype(np.float32), 0)
+    name = {3: "max_pool1d", 4: "max_pool2d", 5: "max_pool3d"}[len(shape)]
+    a, b = torch.tensor(v, requires_grad=True), reftorch.tensor(v, requires_grad=True)
+    ya, yb = getattr(torch.nn.functional, name)(a, k), getattr(reftorch.nn.functional, name)(b, k)
+    w = rng.randn(*yb.shape).astype(np.float32)
+    (ya * torch.tensor(w)).sum().backward()
+    (yb * reftorch.tensor(w)).sum().backward()
+    assert_same(ya, yb)
+    assert_same(a.grad, b.grad)
