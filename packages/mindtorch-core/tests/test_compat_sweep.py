@@ -381,3 +381,26 @@ def test_max_pool_non_overlapping_windows_route_tied_gradients_like_torch(reftor
     (yb * reftorch.tensor(w)).sum().backward()
     assert_same(ya, yb)
     assert_same(a.grad, b.grad)
+
+
+_NAN_ROWS = [[[1.0, _NAN, 3.0], [2.0, 1.0, 0.0]], [[_NAN, _NAN, 3.0], [2.0, 1.0, _NAN]], [[1.0, 2.0], [3.0, 4.0]],
+             [[[1.0, _NAN], [2.0, 3.0]]]]
+_NAN_REDUCTIONS = {
+    "max": lambda t, x: x.max(), "min": lambda t, x: x.min(),
+    "max_dim": lambda t, x: tuple(x.max(1)), "max_dim_keepdim": lambda t, x: tuple(x.max(-1, keepdim=True)),
+    "min_dim": lambda t, x: tuple(x.min(1)),
+    "amax": lambda t, x: x.amax(1), "amax_all": lambda t, x: x.amax(), "amin_dims": lambda t, x: x.amin((0, 1)),
+    "argmax": lambda t, x: x.argmax(1), "argmin_keepdim": lambda t, x: x.argmin(1, keepdim=True),
+    "argmax_all": lambda t, x: x.argmax(), "argmax_all_keepdim": lambda t, x: x.argmax(keepdim=True),
+    "aminmax": lambda t, x: tuple(t.aminmax(x)), "aminmax_dim": lambda t, x: tuple(t.aminmax(x, dim=0)),
+}
+
+
+@pytest.mark.parametrize("rows", range(len(_NAN_ROWS)))
+@pytest.mark.parametrize("name", sorted(_NAN_REDUCTIONS))
+def test_max_min_reductions_let_nan_win(reftorch, name, rows):
+    """MindSpore's CPU max/min reductions skip a NaN unless it is first in the slice; torch returns NaN and the
+    first NaN's index (a diverged loss must show as NaN in `loss.max()`)."""
+    v = _NAN_ROWS[rows]
+    mine, ref = _NAN_REDUCTIONS[name](torch, torch.tensor(v)), _NAN_REDUCTIONS[name](reftorch, reftorch.tensor(v))
+    assert_same(mine, ref)

@@ -214,6 +214,29 @@ def _empty_check(x: Any, name: str) -> None:
                            "Specify the reduction dim with the 'dim' argument.")
 
 
+_REAL_FLOATS = frozenset(map(id, D.all_float_type))
+
+
+def _nan_wins(x: Any, values: Any, dim: Optional[int], keepdim: builtins.bool, indices: Any = None) -> Any:
+    """torch's max/min/amax/amin/argmax/argmin treat NaN as the extreme: the result is NaN and the index the first
+    NaN's. MindSpore's CPU reductions skip a NaN unless it comes first in the reduced slice, so reductions over
+    real floats patch the slices holding a NaN (indices: the flat position when dim is None).
+    Returns values, or (values, indices) when indices is given (values may be None: argmax/argmin)."""
+    if id(x.dtype) not in _REAL_FLOATS:
+        return values if indices is None else (values, indices)
+    nan = mint.isnan(x)
+    has = mint.any(nan) if dim is None else mint.any(nan, dim, keepdim)
+    if values is not None:
+        values = mint.where(has, ms.Tensor(float("nan"), values.dtype), values)
+    if indices is None:
+        return values
+    mask = nan.astype(ms.float32)
+    first = ops.argmax(mint.reshape(mask, (-1,)), 0) if dim is None else ops.argmax(mask, dim, keepdim)
+    if indices.shape != has.shape:  # argmax(keepdim=True) over everything: indices shaped (1,) * ndim
+        has, first = mint.reshape(has, indices.shape), mint.reshape(first, indices.shape)
+    return values, mint.where(has, first.astype(indices.dtype), indices)
+
+
 def _maxmin(name: str, full: Any, with_dim: Any, pointwise: str, rt: type) -> Any:
     def impl(input: Any, dim: Any = None, keepdim: builtins.bool = False) -> Any:
         if isinstance(dim, _MsTensor):  # max(a, b): the elementwise overload
@@ -222,7 +245,7 @@ def _maxmin(name: str, full: Any, with_dim: Any, pointwise: str, rt: type) -> An
         x = _orderable(input)
         if dim is None:
             _empty_check(input, name)
-            r = full(x)
+            r = _nan_wins(x, full(x), None, False)
             return _cast(r, input.dtype) if r.dtype is not input.dtype else r
         d = wrap_dim(dim, input.ndim)
         if input.ndim == 0:
@@ -230,6 +253,7 @@ def _maxmin(name: str, full: Any, with_dim: Any, pointwise: str, rt: type) -> An
         if _shape(input)[d] == 0:
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
         v, i = with_dim(x, d, keepdim)
+        v, i = _nan_wins(x, v, d, keepdim, i)
         return rt(_cast(v, input.dtype) if v.dtype is not input.dtype else v, i)
     impl.__name__ = name
     impl.__doc__ = (f"torch.{name}(input) -> 0-d; torch.{name}(input, dim, keepdim=False) -> "
@@ -248,6 +272,10 @@ def _amaxmin(name: str, kernel: Any) -> Any:
             _empty_check(input, name)
         x = _orderable(input)
         r = _reduce(kernel, x, dims, keepdim)
+        if id(x.dtype) in _REAL_FLOATS:  # a NaN wins (see _nan_wins)
+            has = mint.isnan(x)
+            r = mint.where(_reduce(mint.amax, has.astype(ms.uint8), dims, keepdim).astype(D.bool),
+                           ms.Tensor(float("nan"), r.dtype), r)
         return _cast(r, input.dtype) if r.dtype is not input.dtype else r
     impl.__name__ = name
     impl.__doc__ = f"torch.{name}(input, dim=(), keepdim=False): reduce over dims (all when empty)."
@@ -278,12 +306,12 @@ def _argmaxmin(name: str, kernel: Any) -> Any:
         if dim is None:
             if input.ndim and 0 in _shape(input):
                 raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
-            r = kernel(mint.reshape(x, (-1,)), 0).astype(D.int64)
+            r = _nan_wins(x, None, None, False, kernel(mint.reshape(x, (-1,)), 0).astype(D.int64))[1]
             return mint.reshape(r, (1,) * input.ndim) if keepdim else r
         d = wrap_dim(dim, input.ndim)
         if input.ndim == 0:
             return ms.Tensor(0, dtype=D.int64)
-        r = kernel(x, d).astype(D.int64)
+        r = _nan_wins(x, None, d, False, kernel(x, d).astype(D.int64))[1]
         return mint.unsqueeze(r, d) if keepdim else r
     impl.__name__ = name
     impl.__doc__ = f"torch.{name}(input, dim=None, keepdim=False): int64 indices (first occurrence)."
