@@ -53,6 +53,14 @@ def _values_and_grads(lib, conv, x, w, b, kw, wrt_input=True, transpose=False):
     return out, lib.autograd.grad((out ** 2).sum(), leaves)
 
 
+def _case_arrays(case, seed):
+    """(x, w, b, kw) for a (x shape, w shape, conv kwargs) case, random from `seed`."""
+    xs, ws, kw = case
+    rng = np.random.RandomState(seed)
+    return rng.randn(*xs).astype(np.float32), rng.randn(*ws).astype(np.float32), \
+        rng.randn(ws[0]).astype(np.float32), kw
+
+
 def _check_against_torch(reftorch, fname, x, w, b, kw, **opts):
     """mindtorch's and torch's F.<fname> agree on the output and on the gradients of sum(out ** 2)."""
     out_m, grads_m = _values_and_grads(torch, lambda t: getattr(t.nn.functional, fname), x, w, b, kw, **opts)
@@ -64,10 +72,7 @@ def _check_against_torch(reftorch, fname, x, w, b, kw, **opts):
 
 @pytest.mark.parametrize("case", CASES, ids=_ids(CASES))
 def test_conv2d_native_node_matches_torch(reftorch, native, case):
-    xs, ws, kw = case
-    rng = np.random.RandomState(0)
-    x, w, b = rng.randn(*xs).astype(np.float32), rng.randn(*ws).astype(np.float32), rng.randn(ws[0]).astype(np.float32)
-    _check_against_torch(reftorch, "conv2d", x, w, b, kw)
+    _check_against_torch(reftorch, "conv2d", *_case_arrays(case, 0))
 
 
 def test_conv2d_native_node_is_the_recorded_node(native):
@@ -119,10 +124,7 @@ CASES_1D = [
 
 @pytest.mark.parametrize("case", CASES_1D, ids=_ids(CASES_1D))
 def test_conv1d_native_node_matches_torch(reftorch, native, case):
-    xs, ws, kw = case
-    rng = np.random.RandomState(4)
-    x, w, b = rng.randn(*xs).astype(np.float32), rng.randn(*ws).astype(np.float32), rng.randn(ws[0]).astype(np.float32)
-    _check_against_torch(reftorch, "conv1d", x, w, b, kw)
+    _check_against_torch(reftorch, "conv1d", *_case_arrays(case, 4))
 
 
 @pytest.mark.parametrize("kw", [dict(padding=1), dict(stride=2, padding=1, groups=2)], ids=["p1", "s2g2"])

@@ -217,23 +217,24 @@ def _empty_check(x: Any, name: str) -> None:
 _REAL_FLOATS = frozenset(map(id, D.all_float_type))
 
 
-def _nan_wins(x: Any, values: Any, dim: Optional[int], keepdim: builtins.bool, indices: Any = None) -> Any:
+def _nan_wins(x: Any, values: Any, dims: Optional[Tuple[int, ...]], keepdim: builtins.bool,
+              indices: Any = None) -> Any:
     """torch's max/min/amax/amin/argmax/argmin treat NaN as the extreme: the result is NaN and the index the first
     NaN's. MindSpore's CPU reductions skip a NaN unless it comes first in the reduced slice, so reductions over
-    real floats patch the slices holding a NaN (indices: the flat position when dim is None).
-    Returns values, or (values, indices) when indices is given (values may be None: argmax/argmin)."""
+    real floats patch the slices holding a NaN. dims: the reduced dims (None: all; indices need one dim or all,
+    the flat position). Returns values, or (values, indices) when indices is given (values may be None:
+    argmax/argmin)."""
     if id(x.dtype) not in _REAL_FLOATS:
         return values if indices is None else (values, indices)
     nan = mint.isnan(x)
-    has = mint.any(nan) if dim is None else mint.any(nan, dim, keepdim)
+    # any() over several dims: mint.any takes one dim only, amax of the 0/1 mask takes a tuple
+    has = _reduce(mint.amax, nan.astype(ms.uint8), dims, keepdim).astype(D.bool)
     if values is not None:
         values = mint.where(has, ms.Tensor(float("nan"), values.dtype), values)
     if indices is None:
         return values
     mask = nan.astype(ms.float32)
-    first = ops.argmax(mint.reshape(mask, (-1,)), 0) if dim is None else ops.argmax(mask, dim, keepdim)
-    if indices.shape != has.shape:  # argmax(keepdim=True) over everything: indices shaped (1,) * ndim
-        has, first = mint.reshape(has, indices.shape), mint.reshape(first, indices.shape)
+    first = ops.argmax(mint.reshape(mask, (-1,)), 0) if dims is None else ops.argmax(mask, dims[0], keepdim)
     return values, mint.where(has, first.astype(indices.dtype), indices)
 
 
@@ -253,7 +254,7 @@ def _maxmin(name: str, full: Any, with_dim: Any, pointwise: str, rt: type) -> An
         if _shape(input)[d] == 0:
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
         v, i = with_dim(x, d, keepdim)
-        v, i = _nan_wins(x, v, d, keepdim, i)
+        v, i = _nan_wins(x, v, (d,), keepdim, i)
         return rt(_cast(v, input.dtype) if v.dtype is not input.dtype else v, i)
     impl.__name__ = name
     impl.__doc__ = (f"torch.{name}(input) -> 0-d; torch.{name}(input, dim, keepdim=False) -> "
@@ -271,11 +272,7 @@ def _amaxmin(name: str, kernel: Any) -> Any:
         if dims is None:
             _empty_check(input, name)
         x = _orderable(input)
-        r = _reduce(kernel, x, dims, keepdim)
-        if id(x.dtype) in _REAL_FLOATS:  # a NaN wins (see _nan_wins)
-            has = mint.isnan(x)
-            r = mint.where(_reduce(mint.amax, has.astype(ms.uint8), dims, keepdim).astype(D.bool),
-                           ms.Tensor(float("nan"), r.dtype), r)
+        r = _nan_wins(x, _reduce(kernel, x, dims, keepdim), dims, keepdim)
         return _cast(r, input.dtype) if r.dtype is not input.dtype else r
     impl.__name__ = name
     impl.__doc__ = f"torch.{name}(input, dim=(), keepdim=False): reduce over dims (all when empty)."
@@ -311,7 +308,7 @@ def _argmaxmin(name: str, kernel: Any) -> Any:
         d = wrap_dim(dim, input.ndim)
         if input.ndim == 0:
             return ms.Tensor(0, dtype=D.int64)
-        r = _nan_wins(x, None, d, False, kernel(x, d).astype(D.int64))[1]
+        r = _nan_wins(x, None, (d,), False, kernel(x, d).astype(D.int64))[1]
         return mint.unsqueeze(r, d) if keepdim else r
     impl.__name__ = name
     impl.__doc__ = f"torch.{name}(input, dim=None, keepdim=False): int64 indices (first occurrence)."
