@@ -23,6 +23,31 @@ def test_ms_grad_flag_and_run_backward():
     assert _ms.grad_flag()
 
 
+def test_guard_value_and_grad_inputs_restores_requires_grad():
+    """MindSpore 2.10's value_and_grad marks its inputs as requiring grad for good; the guard undoes that for
+    inputs that did not require grad, and leaves the gradients it returns alone."""
+    import mindspore as ms
+    import numpy as np
+
+    from mindtorch.torch import _ms
+
+    _ms.guard_value_and_grad_inputs()
+    _ms.guard_value_and_grad_inputs()  # idempotent
+    w = ms.Parameter(ms.Tensor(np.array([1.0, 2.0], np.float32)), name="w")
+    x = ms.Tensor(np.array([3.0, 4.0], np.float32))
+    keep = ms.Tensor(np.array([1.0, 1.0], np.float32))
+    keep.requires_grad_()
+    loss, (gx, gw) = ms.value_and_grad(lambda a, b: (a * b * w).sum(), 0, (w,))(x, keep)
+    np.testing.assert_allclose(gx.asnumpy(), [1.0, 2.0])
+    np.testing.assert_allclose(gw[0].asnumpy(), [3.0, 4.0])
+    assert float(loss.asnumpy()) == 11.0
+    assert not x._requires_grad and keep._requires_grad
+    for _ in range(2):  # a tensor switched back must get its gradient on the next call too (not zeros)
+        _, gx = ms.value_and_grad(lambda a: (a * w).sum(), 0)(x)
+        np.testing.assert_allclose(gx.asnumpy(), [1.0, 2.0])
+        assert not x._requires_grad
+
+
 def test_ms_set_enable_grad():
     import mindspore as ms
     import numpy as np

@@ -244,3 +244,18 @@ def test_backward_on_plain_tensors_after_value_and_grad(reftorch):
     rw = reftorch.tensor([1.0, 2.0, 3.0], requires_grad=True)
     (rw * reftorch.tensor([0.5, -1.0, 2.0])).sum().backward()
     assert_same(w.grad, rw.grad)
+
+
+def test_data_batch_does_not_require_grad_after_a_functional_step():
+    """MindSpore's value_and_grad marks its inputs as requiring grad; mixing the styles on one batch must leave
+    torch's state: the batch requires no grad and a later loss.backward() stores no gradient for it."""
+    import mindspore as ms
+
+    net = torch.nn.Linear(3, 2)
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    x = torch.randn(4, 3)
+    loss, grads = ms.value_and_grad(lambda a: net(a).sum(), None, opt.parameters)(x)
+    opt(grads)
+    assert not x.requires_grad and x.is_leaf
+    net(x).sum().backward()
+    assert x.grad is None and net.weight.grad is not None

@@ -20,6 +20,9 @@ from .autograd._tensor_mixin import TensorAutogradMixin
 _MsTensor = ms.Tensor
 
 
+_tuple_new = tuple.__new__
+
+
 class Size(tuple):
     """torch.Size: a tuple of ints that prints as torch.Size([...])."""
 
@@ -151,12 +154,13 @@ class Tensor(TensorAutogradMixin, _MsTensor):
     # ------------------------------------------------------------------------------------ metadata
     @property
     def shape(self) -> Size:  # type: ignore[override]
-        return Size(_MsTensor.shape.fget(self))
+        # MindSpore's shape is already a tuple of ints: no per-element int() (x.shape ~1 us -> ~0.25 us, measured)
+        return _tuple_new(Size, _MsTensor.shape.fget(self))
 
     def size(self, dim: Any = None) -> Any:  # type: ignore[override]
         shape = _MsTensor.shape.fget(self)
         if dim is None:
-            return Size(shape)
+            return _tuple_new(Size, shape)
         n = len(shape)
         if not -max(n, 1) <= dim < max(n, 1):
             raise IndexError(

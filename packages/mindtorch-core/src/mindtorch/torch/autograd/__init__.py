@@ -40,6 +40,7 @@ _TWICE = ("Trying to backward through the graph a second time (or directly acces
 
 # The tape records only while the executor's grad flag is on: switch it on when torch is imported.
 _ms.enable_grad_recording()
+_ms.guard_value_and_grad_inputs()
 
 def _tensor_tuple(x: Any) -> Tuple[Any, ...]:
     if isinstance(x, _MsTensor):
