@@ -344,14 +344,14 @@ def rss_run(model: str, variant: str, steps: int) -> None:
     print(f"RSS {peak:.1f} {at.get(first, 0):.1f} {at.get(steps, 0):.1f}")
 
 
-def bench_memory(steps: int) -> List[str]:
+def bench_memory(steps: int, models: List[str]) -> List[str]:
     lines = ["## Memory (separate processes; peak RSS ratio vs native MindSpore, RSS growth step 100 -> last)", "",
              "The leak check runs mindtorch for `steps` LeNet steps (1,000 by default) and a sixth of that for "
              "ResNet-18; native MindSpore, whose CPU convolution is far slower here, runs only enough steps for its "
              "peak (growth from step n/2 when it runs fewer than 200).", "",
              "| model | variant | steps | peak RSS MB | peak / MindSpore PyNative | RSS growth 100->last |",
              "|---|---|---|---|---|---|"]
-    for model in ("LeNet", "ResNet18"):
+    for model in [m for m in ("LeNet", "ResNet18") if m in models]:
         base = None
         for variant in ("MindSpore PyNative", "mindtorch backward", "mindtorch functional"):
             if variant == "MindSpore PyNative":
@@ -411,7 +411,7 @@ def main() -> int:
         r = subprocess.run([sys.executable, str(HERE / "bench_dataloader.py")], capture_output=True, text=True)
         sections.append("## DataLoader throughput\n\n" + (r.stdout.strip() or r.stderr.strip()[-500:]))
     if "memory" in only:
-        sections.append("\n".join(bench_memory(200 if args.quick else 1000)))
+        sections.append("\n".join(bench_memory(200 if args.quick else 1000, args.models.split(","))))
     Path(args.out).write_text("\n\n".join(sections) + "\n")
     print(f"wrote {args.out}")
     return 0
