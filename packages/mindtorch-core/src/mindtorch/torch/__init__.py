@@ -56,6 +56,7 @@ from . import (  # noqa: E402,F401  # noqa: E402,F401
     optim,  # noqa: E402,F401
     random,
     special,
+    testing,
     utils,  # noqa: E402,F401
 )
 from ._adapter import cast_to_adapter_tensor, cast_to_ms_tensor  # noqa: E402,F401
