@@ -112,6 +112,7 @@ SAMPLES = {
     "zero_": lambda: ((X(),), {}), "fill_": lambda: ((X(), 2.5), {}), "copy_": lambda: ((X(), X(1, 3)), {}),
     "fill_diagonal_": lambda: ((X(3, 3), 1.0), {}),
     "isin": lambda: ((IDX(1, 2, 3), IDX(2, 5)), {}),
+    "quantile": lambda: ((X(), 0.25), {"dim": 1}), "nanquantile": lambda: ((X(), 0.25), {}),
     # torch.special compositions (_ops/special.py)
     "special_entr": lambda: ((X(),), {}), "special_ndtr": lambda: ((X(),), {}),
     "special_ndtri": lambda: ((X(),), {}), "special_xlog1py": lambda: ((X(), X()), {}),

@@ -541,3 +541,83 @@ def logcumsumexp(input: Any, dim: int) -> Any:
     if x.dtype is D.float16:
         return ops.logcumsumexp(_cast(x, D.float32), d).astype(D.float16)
     return ops.logcumsumexp(x, d)
+
+
+# ---------------------------------------------------------------------------------------------- quantile
+_QUANTILE_MODES = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile(input: Any, q: Any, dim: Any, keepdim: builtins.bool, interpolation: str, ignore_nan: builtins.bool,
+              name: str) -> Any:
+    """Sort, then interpolate between the two order statistics around q * (n - 1) (n: the slice's non-NaN count
+    for nanquantile). Built from sort/gather/lerp so the result is differentiable."""
+    if input.dtype not in (D.float32, D.float64):
+        raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
+    if interpolation not in _QUANTILE_MODES:
+        raise RuntimeError(f"{name}() interpolation must be one of linear, lower, higher, midpoint or nearest, "
+                           f"but got {interpolation}")
+    scalar_q = not isinstance(q, ms.Tensor)
+    qv = np.asarray(q if scalar_q else q.asnumpy(), dtype=np.float64)
+    if qv.ndim > 1:
+        raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
+    if not scalar_q and q.dtype != input.dtype:
+        raise RuntimeError(f"{name}() q tensor must be same dtype as the input tensor")
+    if ((qv < 0) | (qv > 1)).any():
+        if scalar_q:
+            raise RuntimeError(f"{name}() q must be in the range [0, 1] but got {q}")
+        raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
+    if 0 in _shape(input):
+        raise RuntimeError(f"{name}() input tensor must be non-empty")
+    scalar_q = scalar_q or qv.ndim == 0
+    x = ops.reshape(input, (-1,)) if dim is None else input
+    d = -1 if dim is None else wrap_dim(dim, max(input.ndim, 1))
+    if x.ndim == 0:
+        x = ops.reshape(x, (1,))
+    x = ops.moveaxis(x, d, -1)
+    n = _shape(x)[-1]
+    nan = ops.isnan(x)
+    # NaNs sort last as +inf; only the first k (non-NaN) order statistics are addressed
+    srt = ops.sort(ops.where(nan, ops.full_like(x, float("inf")), x), -1)[0]
+    qs = ms.Tensor(qv.reshape(-1), x.dtype)
+    if ignore_nan:
+        k = ops.sum(ops.logical_not(nan).astype(x.dtype), -1, keepdim=True)
+    else:
+        k = ops.full(_shape(x)[:-1] + (1,), float(n), dtype=x.dtype)
+    pos = ops.maximum(k - 1, ops.zeros_like(k)) * qs  # (..., Q)
+    lo = ops.floor(pos)
+    hi = ops.ceil(pos)
+    if interpolation == "nearest":
+        lo = hi = ops.round(pos)  # round half to even, as torch
+    elif interpolation == "lower":
+        hi = lo
+    elif interpolation == "higher":
+        lo = hi
+    v_lo = ops.gather_elements(srt, -1, ops.clamp(lo, 0, n - 1).astype(ms.int64))
+    v_hi = ops.gather_elements(srt, -1, ops.clamp(hi, 0, n - 1).astype(ms.int64))
+    if interpolation == "midpoint":
+        out = v_lo + (v_hi - v_lo) * 0.5
+    elif interpolation == "linear":
+        out = v_lo + (v_hi - v_lo) * (pos - lo)
+    else:
+        out = v_lo
+    bad = ops.equal(k, 0) if ignore_nan else ops.any(nan, -1, keep_dims=True)
+    out = ops.where(ops.broadcast_to(bad, _shape(out)), ops.full_like(out, float("nan")), out)
+    out = ops.moveaxis(out, -1, 0)  # (Q, ...)
+    if keepdim:
+        lead = (1,) * input.ndim if dim is None else _shape(input)[:d] + (1,) + _shape(input)[d + 1:]
+        out = ops.reshape(out, (_shape(out)[0],) + tuple(lead))
+    return out[0] if scalar_q else out
+
+
+@register("quantile")
+def quantile(input: Any, q: Any, dim: Optional[int] = None, keepdim: builtins.bool = False, *,
+             interpolation: str = "linear") -> Any:
+    """q-th quantiles of input (flattened, or along dim); a 1-D q puts its dim first in the result."""
+    return _quantile(input, q, dim, keepdim, interpolation, False, "quantile")
+
+
+@register("nanquantile")
+def nanquantile(input: Any, q: Any, dim: Optional[int] = None, keepdim: builtins.bool = False, *,
+                interpolation: str = "linear") -> Any:
+    """quantile ignoring NaN (NaN only where a slice has no other value)."""
+    return _quantile(input, q, dim, keepdim, interpolation, True, "nanquantile")
