@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NAMES_FILE = ROOT / "packages/mindtorch-core/src/mindtorch/torch/_torch_api_names.txt"
 OUT = ROOT / "docs/supported_apis.md"
 
-NAMESPACES = ("torch", "Tensor", "nn.functional", "linalg", "fft", "special")
+NAMESPACES = ("torch", "Tensor", "nn.functional", "linalg", "fft", "special", "distributions")
 
 # Public names of torch 2.x that torch 1.12 did not have (best effort, from the release notes 1.13 .. 2.x).
 _ADDED_AFTER_1_12 = {
@@ -41,6 +41,8 @@ _ADDED_AFTER_1_12 = {
         "sym_storage_offset", "is_mps", "is_xpu", "is_mtia", "is_maia", "nonzero_static", "const_data_ptr",
         "mutable_data_ptr", "grad_dtype", "hash_tensor", "as_strided_scatter",
     },
+    "distributions": {"GeneralizedPareto", "InverseGamma", "Wishart", "CumulativeDistributionTransform",
+                      "PositiveDefiniteTransform"},
 }
 # torch._C classes re-exported at top level that are torch's documented API (the others are JIT internals).
 _C_CLASSES_KEPT = {"Tensor", "Generator", "Size", "dtype", "device", "finfo", "iinfo", "layout",

@@ -49,6 +49,7 @@ from . import (  # noqa: E402,F401  # noqa: E402,F401
     common,
     cuda,
     distributed,
+    distributions,
     fft,
     hub,
     linalg,

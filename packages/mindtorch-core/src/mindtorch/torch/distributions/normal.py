@@ -1,0 +1,60 @@
+"""torch.distributions.Normal(loc, scale)."""
+from __future__ import annotations
+
+import math
+from numbers import Number
+from typing import Any, Optional
+
+import mindtorch.torch as torch
+
+from .distribution import Distribution
+from .utils import broadcast_all
+
+
+class Normal(Distribution):
+    """Gaussian with mean `loc` and standard deviation `scale` (> 0), broadcast to one batch shape."""
+
+    arg_constraints = {"loc": ("real", 0.0), "scale": ("gt", 0.0)}
+    has_rsample = True
+
+    def __init__(self, loc: Any, scale: Any, validate_args: Optional[bool] = None) -> None:
+        self.loc, self.scale = broadcast_all(loc, scale)
+        batch = torch.Size() if isinstance(loc, Number) and isinstance(scale, Number) else self.loc.size()
+        super().__init__(batch, validate_args=validate_args)
+
+    @property
+    def mean(self) -> Any:
+        return self.loc
+
+    @property
+    def stddev(self) -> Any:
+        return self.scale
+
+    @property
+    def variance(self) -> Any:
+        return self.scale.pow(2)
+
+    def rsample(self, sample_shape: Any = ()) -> Any:
+        eps = torch.randn(self._extended_shape(sample_shape), dtype=self.loc.dtype)
+        return self.loc + eps * self.scale
+
+    def sample(self, sample_shape: Any = ()) -> Any:
+        shape = self._extended_shape(sample_shape)
+        with torch.no_grad():
+            return torch.normal(self.loc.expand(shape), self.scale.expand(shape))
+
+    def log_prob(self, value: Any) -> Any:
+        if self._validate_args:
+            self._validate_sample(value)
+        var = self.scale ** 2
+        log_scale = self.scale.log()
+        return -((value - self.loc) ** 2) / (2 * var) - log_scale - math.log(math.sqrt(2 * math.pi))
+
+    def cdf(self, value: Any) -> Any:
+        return 0.5 * (1 + torch.erf((value - self.loc) * self.scale.reciprocal() / math.sqrt(2)))
+
+    def icdf(self, value: Any) -> Any:
+        return self.loc + self.scale * torch.erfinv(2 * value - 1) * math.sqrt(2)
+
+    def entropy(self) -> Any:
+        return 0.5 + 0.5 * math.log(2 * math.pi) + torch.log(self.scale)
