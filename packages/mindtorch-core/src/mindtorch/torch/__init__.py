@@ -53,6 +53,7 @@ from . import (  # noqa: E402,F401  # noqa: E402,F401
     fft,
     hub,
     linalg,
+    multiprocessing,
     nn,  # noqa: E402,F401
     optim,  # noqa: E402,F401
     random,
