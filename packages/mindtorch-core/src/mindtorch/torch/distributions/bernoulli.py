@@ -15,6 +15,8 @@ class Bernoulli(Distribution):
     """1 with probability `probs` (or sigmoid(`logits`)), else 0; exactly one of the two must be given."""
 
     arg_constraints = {"probs": ("unit_interval", 0.0), "logits": ("real", 0.0)}
+    _derived = {"probs": lambda d: logits_to_probs(d.__dict__["logits"], is_binary=True),
+                "logits": lambda d: probs_to_logits(d.__dict__["probs"], is_binary=True)}
 
     def __init__(self, probs: Any = None, logits: Any = None, validate_args: Optional[bool] = None) -> None:
         if (probs is None) == (logits is None):
@@ -27,16 +29,6 @@ class Bernoulli(Distribution):
             self.logits = param
         batch = torch.Size() if isinstance(given, Number) else param.size()
         super().__init__(batch, validate_args=validate_args)
-
-    def __getattr__(self, name: str) -> Any:  # the parameter not given is derived on first use (lazy_property)
-        if name == "probs":
-            value = logits_to_probs(self.__dict__["logits"], is_binary=True)
-        elif name == "logits":
-            value = probs_to_logits(self.__dict__["probs"], is_binary=True)
-        else:
-            raise AttributeError(name)
-        self.__dict__[name] = value
-        return value
 
     @property
     def mean(self) -> Any:

@@ -6,7 +6,7 @@ from typing import Any, Optional
 import mindtorch.torch as torch
 
 from .distribution import Distribution
-from .utils import logits_to_probs
+from .utils import logits_to_probs, probs_to_logits
 
 
 class Categorical(Distribution):
@@ -14,6 +14,8 @@ class Categorical(Distribution):
     probabilities); batch_shape is everything before it."""
 
     arg_constraints = {"probs": ("simplex", 0.0), "logits": ("real", 0.0)}
+    _derived = {"probs": lambda d: logits_to_probs(d.__dict__["logits"]),
+                "logits": lambda d: probs_to_logits(d.__dict__["probs"])}
 
     def __init__(self, probs: Any = None, logits: Any = None, validate_args: Optional[bool] = None) -> None:
         if (probs is None) == (logits is None):
@@ -30,17 +32,6 @@ class Categorical(Distribution):
         self._num_events = param.size()[-1]
         batch = param.size()[:-1] if param.dim() > 1 else torch.Size()
         super().__init__(batch, validate_args=validate_args)
-
-    def __getattr__(self, name: str) -> Any:  # the parameter not given is derived on first use (lazy_property)
-        if name == "probs":
-            value = logits_to_probs(self.__dict__["logits"])
-        elif name == "logits":
-            eps = torch.finfo(self.__dict__["probs"].dtype).eps
-            value = torch.log(self.__dict__["probs"].clamp(min=eps, max=1 - eps))
-        else:
-            raise AttributeError(name)
-        self.__dict__[name] = value
-        return value
 
     @property
     def param_shape(self) -> Any:

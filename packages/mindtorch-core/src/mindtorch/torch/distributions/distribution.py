@@ -2,7 +2,7 @@
 distribution (torch 1.12's base class, built on mindtorch ops so log_prob/rsample are differentiable)."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 import mindtorch.torch as torch
 
@@ -16,6 +16,18 @@ class Distribution:
 
     has_rsample = False
     arg_constraints: Dict[str, Tuple[str, float]] = {}  # name -> ("gt" | "unit_interval" | "real", bound)
+    # parameter -> how to derive it from the form that was given (torch's lazy_property: probs <-> logits)
+    _derived: Dict[str, Callable[[Any], Any]] = {}
+
+    def __getattr__(self, name: str) -> Any:  # only reached for a missing attribute
+        derive = type(self)._derived.get(name)
+        try:
+            if derive is None:
+                raise KeyError(name)
+            value = self.__dict__[name] = derive(self)
+        except KeyError:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'") from None
+        return value
 
     @staticmethod
     def set_default_validate_args(value: bool) -> None:
