@@ -266,3 +266,23 @@ def test_entry_runs_on_cpu(name):
     for r in leaves:
         if isinstance(r, torch.Tensor):
             r.asnumpy() if r.dtype != torch.bfloat16 else r.float().asnumpy()  # forces the kernel to have run
+
+
+_INPLACE_FUNCTIONS = {"relu_": (), "sigmoid_": (), "tanh_": (), "exp_": (), "abs_": (), "ceil_": (), "floor_": (),
+                      "neg_": (), "zero_": (), "fill_": (2.5,), "clamp_": (-0.5, 0.5), "round_": (), "trunc_": (),
+                      "reciprocal_": (), "sin_": (), "cos_": (), "sqrt_": (), "log1p_": ()}
+
+
+@pytest.mark.parametrize("name", sorted(_INPLACE_FUNCTIONS))
+def test_torch_level_inplace_functions_match_torch(reftorch, name):
+    """torch 1.12's top-level in-place functions (torch.relu_(x), ...): the same object, torch's values."""
+    vals = np.array([0.25, 1.5, 0.75, 2.0], np.float32) if name in ("sqrt_", "log1p_") else \
+        np.array([-1.5, -0.25, 0.75, 2.0], np.float32)
+    outs = []
+    for T in (torch, reftorch):
+        x = T.tensor(vals.copy())
+        r = getattr(T, name)(x, *_INPLACE_FUNCTIONS[name])
+        assert r is x
+        outs.append(x.numpy().copy())
+    np.testing.assert_allclose(outs[0], outs[1], rtol=1e-6, atol=1e-6)
+    assert not hasattr(torch, "add_")  # only the names torch itself has

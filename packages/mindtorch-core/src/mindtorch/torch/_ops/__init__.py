@@ -19,6 +19,7 @@ from . import (  # noqa: F401  (registration side effects)
     views,
 )
 
+_registry.export_inplace_functions()
 FUNCTIONS = _registry.FUNCTIONS
 METHODS = _registry.METHODS
 TABLE = _registry.TABLE

@@ -466,6 +466,18 @@ def _add(name: str, impl: Callable, target: str, method: bool, function: bool, w
     entry.bound = None
 
 
+def export_inplace_functions() -> None:
+    """torch 1.12 has a top-level function for some in-place ops (`torch.relu_(x)`, `torch.zero_(x)`,
+    `torch.clamp_`...): expose the entry's in-place dispatcher under exactly those names (not `torch.add_`, which
+    torch lacks). Called once, after every op module registered."""
+    from .._unsupported import torch_api_names
+
+    names = torch_api_names()
+    for name, entry in TABLE.items():
+        if entry.inplace_of is not None and name not in FUNCTIONS and "torch." + name in names:
+            FUNCTIONS[name] = _DISPATCHERS[name]
+
+
 def rebind_all() -> None:
     """Re-choose implementations (call after changing the MindSpore device target)."""
     for e in TABLE.values():
