@@ -113,6 +113,10 @@ SAMPLES = {
     "fill_diagonal_": lambda: ((X(3, 3), 1.0), {}),
     "isin": lambda: ((IDX(1, 2, 3), IDX(2, 5)), {}),
     "quantile": lambda: ((X(), 0.25), {"dim": 1}), "nanquantile": lambda: ((X(), 0.25), {}),
+    "signbit": lambda: ((X(),), {}), "ldexp": lambda: ((X(), IDX(1, 2, 3)), {}),
+    "ldexp_": lambda: ((X(), IDX(1, 2, 3)), {}), "trapezoid": lambda: ((X(),), {}), "trapz": lambda: ((X(),), {}),
+    "combinations": lambda: ((IDX(1, 2, 3),), {}), "vander": lambda: ((IDX(1, 2, 3),), {}),
+    "renorm": lambda: ((X(), 2, 0, 1.0), {}), "renorm_": lambda: ((X(), 2, 0, 1.0), {}),
     # torch.special compositions (_ops/special.py)
     "special_entr": lambda: ((X(),), {}), "special_ndtr": lambda: ((X(),), {}),
     "special_ndtri": lambda: ((X(),), {}), "special_xlog1py": lambda: ((X(), X()), {}),

@@ -727,3 +727,110 @@ def resolve_conj(input: Any) -> Any:
 @register("resolve_neg")
 def resolve_neg(input: Any) -> Any:
     return input
+
+
+# ---------------------------------------------------------------------------------- smaller torch functions
+@register("signbit")
+def signbit(input: Any) -> Any:
+    """True where the sign bit is set (negative numbers and -0.0)."""
+    d = input.dtype
+    if d is D.bool or d in (D.uint8, D.uint16, D.uint32, D.uint64):
+        return ops.zeros(tuple(input.shape), ms.bool_)
+    neg = mint.lt(input, 0)
+    if d in D.all_float_type:  # -0.0: equal to 0, but 1 / -0.0 is -inf
+        neg = mint.logical_or(neg, mint.logical_and(mint.eq(input, 0), mint.lt(mint.reciprocal(input), 0)))
+    return neg
+
+
+@register("ldexp", inplace=True)
+def ldexp(input: Any, other: Any) -> Any:
+    """input * 2 ** other, in floating point (integer inputs take the default float dtype)."""
+    x = input if input.dtype in D.all_float_type + D.all_complex_type else input.astype(D.get_default_dtype())
+    e = other if isinstance(other, _MsTensor) else _MsTensor(other)
+    return mint.mul(x, mint.pow(2.0, e.astype(x.dtype) if x.dtype in D.all_float_type else e.astype(D.float32)))
+
+
+def _trapezoid(y: Any, x: Any, dx: Any, dim: int) -> Any:
+    d = wrap_dim(dim, y.ndim)
+    n = tuple(y.shape)[d]
+    if n == 0:
+        return ops.sum(y, d)
+    hi, lo = ops.narrow(y, d, 1, n - 1), ops.narrow(y, d, 0, n - 1)
+    mid = mint.add(hi, lo)
+    if x is None:
+        return mint.mul(ops.sum(mid, d), (1.0 if dx is None else dx) / 2.0)
+    if x.ndim == 1:
+        spacing = mint.sub(ops.narrow(x, 0, 1, n - 1), ops.narrow(x, 0, 0, n - 1))
+        shape = [1] * y.ndim
+        shape[d] = n - 1
+        spacing = ops.reshape(spacing, tuple(shape))
+    else:
+        xd = wrap_dim(dim, x.ndim)
+        spacing = mint.sub(ops.narrow(x, xd, 1, n - 1), ops.narrow(x, xd, 0, n - 1))
+    return mint.div(ops.sum(mint.mul(mid, spacing), d), 2.0)
+
+
+@register("trapezoid", method=False)
+def trapezoid(y: Any, x: Any = None, *, dx: Any = None, dim: int = -1) -> Any:
+    """Trapezoidal rule along dim: sample points `x` (1-D, or like y) or a constant spacing `dx` (default 1)."""
+    if isinstance(x, (int, float)):  # torch.trapezoid(y, 0.5): a positional spacing
+        x, dx = None, x
+    return _trapezoid(y, x, dx, dim)
+
+
+@register("trapz", method=False)
+def trapz(y: Any, x: Any = None, *, dx: Any = None, dim: int = -1) -> Any:
+    """torch.trapz: the older spelling of trapezoid."""
+    return trapezoid(y, x, dx=dx, dim=dim)
+
+
+@register("combinations", method=False)
+def combinations(input: Any, r: int = 2, with_replacement: bool = False) -> Any:
+    """r-length combinations of a 1-D tensor's elements, as rows (itertools.combinations order)."""
+    import itertools
+
+    if input.ndim != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {list(input.shape)}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return ops.zeros((0,), input.dtype)
+    n = tuple(input.shape)[0]
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    idx = np.array(list(pick(range(n), r)), np.int64).reshape(-1, r)
+    if idx.shape[0] == 0:
+        return ops.zeros((0, r), input.dtype)
+    return ops.reshape(ops.gather(input, _MsTensor(idx.reshape(-1)), 0), idx.shape)
+
+
+@register("vander", method=False)
+def vander(x: Any, N: Optional[int] = None, increasing: bool = False) -> Any:
+    """Vandermonde matrix of a 1-D x: columns x ** (N-1), ..., x ** 0 (or increasing powers)."""
+    if x.ndim != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = tuple(x.shape)[0] if N is None else int(N)
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    dt = D.int64 if x.dtype is D.bool or x.dtype in D.all_int_type else x.dtype
+    if n == 0:
+        return ops.zeros((tuple(x.shape)[0], 0), dt)
+    powers = np.arange(n) if increasing else np.arange(n)[::-1].copy()
+    base = ops.reshape(x.astype(dt), (-1, 1))
+    return mint.pow(base, _MsTensor(powers.astype(np.int64 if dt in D.all_int_type else D.to_numpy_dtype(dt))))
+
+
+@register("renorm", inplace=True)
+def renorm(input: Any, p: float, dim: int, maxnorm: float) -> Any:
+    """Each sub-tensor along `dim` whose p-norm exceeds maxnorm is scaled to norm maxnorm."""
+    if input.dtype not in D.all_float_type:
+        raise RuntimeError(f"renorm: expected a floating point tensor, got {D._TORCH_NAME.get(input.dtype)}")
+    if p <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+    d = wrap_dim(dim, input.ndim)
+    others = tuple(i for i in range(input.ndim) if i != d)
+    norms = mint.pow(ops.sum(mint.pow(mint.abs(input), float(p)), others, keepdim=True), 1.0 / float(p))
+    factor = mint.where(mint.gt(norms, maxnorm), mint.div(float(maxnorm), mint.add(norms, 1e-7)),
+                        ops.ones_like(norms))
+    return mint.mul(input, factor)
