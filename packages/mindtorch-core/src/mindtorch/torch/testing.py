@@ -44,10 +44,6 @@ def _type(x: Any) -> str:
     return "<class 'torch.Tensor'>" if isinstance(x, ms.Tensor) else str(type(x))
 
 
-def _dtype_name(d: Any) -> str:
-    return D._TORCH_NAME.get(d, str(d))
-
-
 def _as_host(x: Any) -> Tuple[np.ndarray, Any, tuple]:
     """(values, torch dtype, shape) of a tensor or ndarray."""
     if isinstance(x, np.ndarray):
@@ -133,8 +129,8 @@ def _assert_pair(actual: Any, expected: Any, rtol: Optional[float], atol: Option
             _fail(AssertionError, f"The values for attribute 'shape' do not match: torch.Size({list(sa)}) != "
                   f"torch.Size({list(sb)}).", msg, path)
         if check_dtype and da != db:
-            _fail(AssertionError, f"The values for attribute 'dtype' do not match: {_dtype_name(da)} != "
-                  f"{_dtype_name(db)}.", msg, path)
+            _fail(AssertionError, f"The values for attribute 'dtype' do not match: {D.torch_name(da)} != "
+                  f"{D.torch_name(db)}.", msg, path)
         r, t = _tolerances(da, db, rtol=rtol, atol=atol)
         _compare_values(np.asarray(a), np.asarray(b), r, t, equal_nan, "Tensor-likes", msg, path)
         return

@@ -8,6 +8,7 @@ with numpy (integer/count outputs: no autograd needed; kthvalue values carry no 
 """
 from __future__ import annotations
 
+import itertools
 from typing import Any, Optional
 
 import mindspore as ms
@@ -787,8 +788,6 @@ def trapz(y: Any, x: Any = None, *, dx: Any = None, dim: int = -1) -> Any:
 @register("combinations", method=False)
 def combinations(input: Any, r: int = 2, with_replacement: bool = False) -> Any:
     """r-length combinations of a 1-D tensor's elements, as rows (itertools.combinations order)."""
-    import itertools
-
     if input.ndim != 1:
         raise RuntimeError(f"Expect a 1D vector, but got shape {list(input.shape)}")
     if r < 0:
@@ -823,7 +822,7 @@ def vander(x: Any, N: Optional[int] = None, increasing: bool = False) -> Any:
 def renorm(input: Any, p: float, dim: int, maxnorm: float) -> Any:
     """Each sub-tensor along `dim` whose p-norm exceeds maxnorm is scaled to norm maxnorm."""
     if input.dtype not in D.all_float_type:
-        raise RuntimeError(f"renorm: expected a floating point tensor, got {D._TORCH_NAME.get(input.dtype)}")
+        raise RuntimeError(f"renorm: expected a floating point tensor, got {D.torch_name(input.dtype)}")
     if p <= 0:
         raise RuntimeError("renorm: non-positive-norm not supported")
     if maxnorm < 0:

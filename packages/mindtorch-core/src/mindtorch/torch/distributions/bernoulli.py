@@ -1,7 +1,6 @@
 """torch.distributions.Bernoulli(probs=None, logits=None)."""
 from __future__ import annotations
 
-from numbers import Number
 from typing import Any, Optional
 
 import mindtorch.torch as torch
@@ -27,8 +26,7 @@ class Bernoulli(Distribution):
             self.probs = param
         else:
             self.logits = param
-        batch = torch.Size() if isinstance(given, Number) else param.size()
-        super().__init__(batch, validate_args=validate_args)
+        super().__init__(param.size(), validate_args=validate_args)
 
     @property
     def mean(self) -> Any:

@@ -8,6 +8,14 @@ import mindtorch.torch as torch
 
 _VALIDATE_DEFAULT = __debug__  # torch 1.12 validates arguments unless Python runs with -O
 
+# constraint kind -> (check(value, bound), torch's name of the constraint); `bound` is GreaterThan's lower bound
+_CONSTRAINTS: Dict[str, Tuple[Callable[[Any, float], Any], Callable[[float], str]]] = {
+    "gt": (lambda v, b: v > b, lambda b: f"GreaterThan(lower_bound={float(b)})"),
+    "unit_interval": (lambda v, b: (v >= 0) & (v <= 1), lambda b: "Interval(lower_bound=0.0, upper_bound=1.0)"),
+    "simplex": (lambda v, b: (v >= 0).all(-1) & ((v.sum(-1) - 1).abs() < 1e-6), lambda b: "Simplex()"),
+    "real": (lambda v, b: v == v, lambda b: "Real()"),
+}
+
 
 class Distribution:
     """Abstract base: a batch of distributions of shape `batch_shape`, each over events of shape `event_shape`.
@@ -15,7 +23,7 @@ class Distribution:
     A sample of `sample(sample_shape)` has shape sample_shape + batch_shape + event_shape."""
 
     has_rsample = False
-    arg_constraints: Dict[str, Tuple[str, float]] = {}  # name -> ("gt" | "unit_interval" | "real", bound)
+    arg_constraints: Dict[str, Tuple[str, float]] = {}  # parameter name -> (a kind of _CONSTRAINTS, bound)
     # parameter -> how to derive it from the form that was given (torch's lazy_property: probs <-> logits)
     _derived: Dict[str, Callable[[Any], Any]] = {}
 
@@ -46,15 +54,11 @@ class Distribution:
                 if name not in self.__dict__:
                     continue  # a parameter given in its other form (probs vs logits): only the given one is checked
                 value = self.__dict__[name]
-                ok = {"gt": lambda v: v > bound, "unit_interval": lambda v: (v >= 0) & (v <= 1),
-                      "simplex": lambda v: (v >= 0).all(-1) & ((v.sum(-1) - 1).abs() < 1e-6),
-                      "real": lambda v: v == v}[kind](value)
-                if not bool(ok.all()):
-                    constraint = {"gt": f"GreaterThan(lower_bound={float(bound)})", "unit_interval": "Interval("
-                                  "lower_bound=0.0, upper_bound=1.0)", "simplex": "Simplex()", "real": "Real()"}[kind]
+                check, describe = _CONSTRAINTS[kind]
+                if not bool(check(value, bound).all()):
                     raise ValueError(f"Expected parameter {name} ({type(value).__name__} of shape "
                                      f"{tuple(value.shape)}) of distribution {self!r} to satisfy the constraint "
-                                     f"{constraint}, but found invalid values:\n{value}")
+                                     f"{describe(bound)}, but found invalid values:\n{value}")
 
     @property
     def batch_shape(self) -> Any:

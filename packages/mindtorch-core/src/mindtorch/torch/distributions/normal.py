@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import math
-from numbers import Number
 from typing import Any, Optional
 
 import mindtorch.torch as torch
@@ -19,8 +18,7 @@ class Normal(Distribution):
 
     def __init__(self, loc: Any, scale: Any, validate_args: Optional[bool] = None) -> None:
         self.loc, self.scale = broadcast_all(loc, scale)
-        batch = torch.Size() if isinstance(loc, Number) and isinstance(scale, Number) else self.loc.size()
-        super().__init__(batch, validate_args=validate_args)
+        super().__init__(self.loc.size(), validate_args=validate_args)
 
     @property
     def mean(self) -> Any:

@@ -1,7 +1,6 @@
 """torch.distributions.Uniform(low, high): the half-open interval [low, high)."""
 from __future__ import annotations
 
-from numbers import Number
 from typing import Any, Optional
 
 import mindtorch.torch as torch
@@ -18,8 +17,7 @@ class Uniform(Distribution):
 
     def __init__(self, low: Any, high: Any, validate_args: Optional[bool] = None) -> None:
         self.low, self.high = broadcast_all(low, high)
-        batch = torch.Size() if isinstance(low, Number) and isinstance(high, Number) else self.low.size()
-        super().__init__(batch, validate_args=validate_args)
+        super().__init__(self.low.size(), validate_args=validate_args)
         if self._validate_args and not bool(torch.lt(self.low, self.high).all()):
             raise ValueError("Uniform is not defined when low>= high")
 
