@@ -117,6 +117,13 @@ SAMPLES = {
     "ldexp_": lambda: ((X(), IDX(1, 2, 3)), {}), "trapezoid": lambda: ((X(),), {}), "trapz": lambda: ((X(),), {}),
     "combinations": lambda: ((IDX(1, 2, 3),), {}), "vander": lambda: ((IDX(1, 2, 3),), {}),
     "renorm": lambda: ((X(), 2, 0, 1.0), {}), "renorm_": lambda: ((X(), 2, 0, 1.0), {}),
+    "frexp": lambda: ((X(),), {}), "positive": lambda: ((X(),), {}), "is_signed": lambda: ((X(),), {}),
+    "detach": lambda: ((X(),), {}), "new": lambda: ((X(), 2, 3), {}),
+    "split_with_sizes": lambda: ((X(), [1, 1]), {}), "unsafe_split_with_sizes": lambda: ((X(), [1, 1]), {}),
+    "unsafe_split": lambda: ((X(), 1), {}), "unsafe_chunk": lambda: ((X(), 2), {}),
+    "squeeze_": lambda: ((X(1, 3),), {}), "unsqueeze_": lambda: ((X(), 0), {}), "t_": lambda: ((X(),), {}),
+    "transpose_": lambda: ((X(), 0, 1), {}), "swapaxes_": lambda: ((X(), 0, 1), {}),
+    "swapdims_": lambda: ((X(), 0, 1), {}),
     # torch.special compositions (_ops/special.py)
     "special_entr": lambda: ((X(),), {}), "special_ndtr": lambda: ((X(),), {}),
     "special_ndtri": lambda: ((X(),), {}), "special_xlog1py": lambda: ((X(), X()), {}),

@@ -72,11 +72,8 @@ def _np(t) -> np.ndarray:
 
 
 def _dtype_name(t) -> str:
-    """'float32', 'int64', ... (torch's dtype names without the prefix, as the fixture stores them).
-
-    Read from the numpy view: core's `str(torch.float32)` is MindSpore's 'Float32', not torch's 'torch.float32'.
-    """
-    return _np(t).dtype.name
+    """'float32', 'int64', ... (torch's dtype names without the prefix, as the fixture stores them)."""
+    return str(t.dtype).replace("torch.", "")
 
 
 def _layout(model) -> dict:

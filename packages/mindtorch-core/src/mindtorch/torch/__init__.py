@@ -42,7 +42,7 @@ from ._tensor_str import set_printoptions  # noqa: F401
 _registry.install_methods(Tensor)
 globals().update(_FUNCTIONS)
 
-from . import (  # noqa: E402,F401  # noqa: E402,F401
+from . import (  # noqa: E402,F401  # noqa: E402,F401  # noqa: E402,F401,I001
     amp,
     autograd,  # noqa: E402,F401
     backends,
@@ -55,11 +55,14 @@ from . import (  # noqa: E402,F401  # noqa: E402,F401
     linalg,
     multiprocessing,
     nn,  # noqa: E402,F401
+    onnx,
     optim,  # noqa: E402,F401
+    profiler,
     random,
     special,
     testing,
     utils,  # noqa: E402,F401
+    version,
 )
 from ._adapter import cast_to_adapter_tensor, cast_to_ms_tensor  # noqa: E402,F401
 from ._checks import _assert  # noqa: E402,F401
@@ -83,6 +86,7 @@ from ._legacy_tensor_types import (  # noqa: E402,F401
     IntTensor,
     LongTensor,
     ShortTensor,
+    typename,  # noqa: E402,F401
 )
 from ._ops.shape import broadcast_shapes  # noqa: E402,F401
 from ._random import (  # noqa: E402,F401
@@ -116,11 +120,27 @@ from ._settings import (  # noqa: E402,F401
     use_deterministic_algorithms,
 )
 from .amp import autocast  # noqa: E402,F401
+from .amp.autocast_mode import (  # noqa: E402,F401
+    clear_autocast_cache,
+    get_autocast_cpu_dtype,
+    get_autocast_gpu_dtype,
+    is_autocast_cache_enabled,
+    is_autocast_cpu_enabled,
+    is_autocast_enabled,
+    set_autocast_cache_enabled,
+)
+from .autograd.anomaly_mode import (  # noqa: E402,F401
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_anomaly_enabled,
+)
 from .cuda import amp as _cuda_amp  # noqa: E402,F401
 from .jit import compile  # noqa: E402,F401,A004
 from .serialization import load, save  # noqa: E402,F401
+from .torch_version import TorchVersion as _TorchVersion  # noqa: E402
 
-__version__ = "1.12.1"
+__version__ = _TorchVersion("1.12.1")
+
 del _FUNCTIONS
 
 

@@ -1,12 +1,16 @@
-"""torch dtypes are MindSpore's dtype objects, with torch's attributes added.
+"""torch dtypes are MindSpore's dtype objects, with torch's attributes and names added.
 
 Making `torch.float32 is mindspore.float32` keeps every MindSpore API (ops, Parameter, amp, optimizers)
-working on the dtypes our tensors report, with no conversion layer. We only *add* torch's read-only
-attributes (`is_floating_point`, `is_complex`, `is_signed`, `itemsize`) to MindSpore's dtype classes;
-nothing MindSpore defines is changed.
+working on the dtypes our tensors report, with no conversion layer. We add torch's read-only attributes
+(`is_floating_point`, `is_complex`, `is_signed`, `itemsize`) to MindSpore's dtype classes, and torch's
+printed names (`str(torch.float32) == "torch.float32"`, which scripts and libraries parse). The names are
+the one thing changed: MindSpore's own Python code still sees its names (its checkpoint writer stores
+`str(dtype)` and its loader maps "Float32" back), see `_dtype_str`.
 """
 from __future__ import annotations
 
+import copyreg
+import sys
 from typing import Any, Optional
 
 import mindspore as ms
@@ -76,6 +80,59 @@ def _add_torch_attributes() -> None:
 
 
 _add_torch_attributes()
+
+_ms_str, _ms_repr = dtype.__str__, dtype.__repr__
+
+
+def _called_by_mindspore() -> _builtin_bool:
+    """Whether the code asking for a dtype's name (two frames up: past `_dtype_str`) is MindSpore's own Python."""
+    try:
+        name = sys._getframe(2).f_globals.get("__name__", "")
+    except ValueError:  # called from C with no Python caller
+        return False
+    return name.startswith("mindspore.") or name == "mindspore"
+
+
+def _dtype_str(d: Any) -> str:
+    """torch's name (`torch.float32`) for user code; MindSpore's (`Float32`) for MindSpore's Python code, which
+    parses it (checkpoint writer/loader, ScalarCast, parallel checkpoint transforms)."""
+    name = _TORCH_NAME.get(d)
+    if name is None or _called_by_mindspore():
+        return _ms_str(d)
+    return name
+
+
+def _dtype_repr(d: Any) -> str:
+    name = _TORCH_NAME.get(d)
+    if name is None or _called_by_mindspore():
+        return _ms_repr(d)
+    return name
+
+
+def _by_name(name: str) -> Any:
+    """What a pickled torch dtype loads as: the one object (`pickle.loads(pickle.dumps(torch.float32)) is
+    torch.float32`, as in torch; MindSpore's own pickling builds a new, merely equal, object)."""
+    return globals()[name]
+
+
+def _dtype_reduce(d: Any) -> Any:
+    name = _TORCH_NAME.get(d)
+    if name is None:  # MindSpore's generic `Float`/`Int`...: its own state
+        return (copyreg.__newobj__, (type(d),), d.__getstate__())
+    return (_by_name, (name[6:],))
+
+
+def _add_torch_names() -> None:
+    """str/repr/pickling of the dtype classes torch has (Float, Int, UInt, Bool, Complex, BFloat; MindSpore defines
+    str/repr on their common base, which keeps them for its other types)."""
+    for cls in {type(d) for d in _TORCH_NAME}:
+        cls.__str__ = _dtype_str
+        cls.__repr__ = _dtype_repr
+        cls.__reduce__ = _dtype_reduce
+        cls.__deepcopy__ = lambda d, memo: d  # immutable, as torch's: `copy.deepcopy(model_config)` keeps `is`
+
+
+_add_torch_names()
 
 
 def torch_name(d: Any) -> str:

@@ -40,3 +40,16 @@ ShortTensor = _make("ShortTensor", D.int16)
 CharTensor = _make("CharTensor", D.int8)
 ByteTensor = _make("ByteTensor", D.uint8)
 BoolTensor = _make("BoolTensor", D.bool)
+
+
+def typename(obj: Any) -> str:
+    """torch.typename: 'torch.FloatTensor' for a tensor, else the object's qualified name (its class's for an
+    instance), e.g. 'torch.nn.modules.linear.Linear' in torch ('mindtorch.torch.nn...' here), 'int'."""
+    from ._tensor import Tensor
+
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", None)
+    prefix = f"{module}." if module not in (None, "builtins") else ""
+    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None) or type(obj).__name__
+    return prefix + name

@@ -238,6 +238,30 @@ def new_tensor(self: Any, data: Any, *, dtype: Any = None, device: Any = None, r
     return tensor(data, dtype=_like_dtype(self, dtype), device=device, requires_grad=requires_grad)
 
 
+@register("new", function=False)
+def new(self: Any, *args: Any, dtype: Any = None, device: Any = None) -> Any:
+    """The legacy constructor `x.new(...)`, still common in older scripts, with self's dtype:
+    `x.new(2, 3)` / `x.new(torch.Size)` an uninitialised (here zero) tensor of that size, `x.new([1, 2])` or
+    `x.new((1, 2))` a copy of the data (a tuple is data, as in torch), `x.new(t)` an alias of t's storage (same
+    dtype required),
+    `x.new()` an empty tensor."""
+    d = _like_dtype(self, dtype)
+    if not args:
+        return _fill((0,), 0, d)
+    if len(args) == 1 and not isinstance(args[0], int):
+        data = args[0]
+        if isinstance(data, _MsTensor):
+            if data.dtype != d:
+                raise TypeError(f"expected {D.torch_name(d)} (got {D.torch_name(data.dtype)})")
+            return data.detach()
+        from .._tensor import Size
+
+        if isinstance(data, Size):
+            return _fill(tuple(data), 0, d)
+        return tensor(data, dtype=d, device=device)
+    return _fill(shape_args(args), 0, d)
+
+
 # ------------------------------------------------------------------------------------------------ ranges
 def _num(x: Any) -> Any:
     return x.item() if isinstance(x, _MsTensor) else x

@@ -679,7 +679,7 @@ def is_complex(input: Any) -> bool:
     return input.dtype in D.all_complex_type
 
 
-@register("is_nonzero", method=False)
+@register("is_nonzero")
 def is_nonzero(input: Any) -> bool:
     if numel(input) != 1:
         raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous" if numel(input) else
@@ -749,6 +749,42 @@ def ldexp(input: Any, other: Any) -> Any:
     x = input if input.dtype in D.all_float_type + D.all_complex_type else input.astype(D.get_default_dtype())
     e = other if isinstance(other, _MsTensor) else _MsTensor(other)
     return mint.mul(x, mint.pow(2.0, e.astype(x.dtype) if x.dtype in D.all_float_type else e.astype(D.float32)))
+
+
+@register("frexp")
+def frexp(input: Any) -> Any:
+    """(mantissa, exponent) with input = mantissa * 2 ** exponent and 0.5 <= |mantissa| < 1 (0, inf and NaN keep
+    exponent 0). The exponent is read exactly on the host (numpy's frexp); the mantissa is input scaled by
+    2 ** -exponent on the device, so it stays differentiable (torch's grad: grad / 2 ** exponent)."""
+    if input.dtype not in D.all_float_type:
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    exp = np.frexp(_np(input))[1].astype(np.int32)
+    # two exact power-of-two factors: 2 ** -exp alone overflows float32 for subnormal inputs (exp down to -148)
+    half = exp // 2
+    scale = [_MsTensor(np.ldexp(1.0, -e).astype(D.to_numpy_dtype(input.dtype)
+                                                 if input.dtype != D.bfloat16 else np.float32))
+             for e in (half, exp - half)]
+    mantissa = mint.mul(mint.mul(input, scale[0].astype(input.dtype)), scale[1].astype(input.dtype))
+    return RT.frexp(mantissa, _MsTensor(exp))
+
+
+@register("positive")
+def positive(input: Any) -> Any:
+    """input itself (torch returns self); torch refuses bool tensors."""
+    if input.dtype is D.bool:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+@register("detach", method=False)
+def detach(input: Any) -> Any:
+    """torch.detach(x): x.detach() (same storage, no autograd history)."""
+    return input.detach()
+
+
+@register("is_signed", method=False)
+def is_signed(input: Any) -> bool:
+    return input.dtype in D.all_signed_type
 
 
 def _trapezoid(y: Any, x: Any, dx: Any, dim: int) -> Any:

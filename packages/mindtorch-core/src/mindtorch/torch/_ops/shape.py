@@ -388,7 +388,7 @@ def column_stack(tensors: Sequence[Any], *, out: Any = None) -> Any:
 
 
 # ------------------------------------------------------------------------------------------ splitting
-@register("split")
+@register("split", aliases=("unsafe_split",))
 def split(tensor: Any, split_size_or_sections: Any, dim: int = 0) -> Any:
     """Views of `split_size` chunks (last smaller) or of the given section sizes."""
     n = len(_shape(tensor))
@@ -409,6 +409,12 @@ def split(tensor: Any, split_size_or_sections: Any, dim: int = 0) -> Any:
         out.append(mint.narrow(tensor, d, start, s))
         start += s
     return tuple(out)
+
+
+@register("split_with_sizes", aliases=("unsafe_split_with_sizes",))
+def split_with_sizes(input: Any, split_sizes: Sequence[int], dim: int = 0) -> Any:
+    """`split` with a list of section sizes (they must sum to the size of `dim`)."""
+    return split(input, list(split_sizes), dim)
 
 
 @register("tensor_split")
@@ -439,7 +445,7 @@ def tensor_split(input: Any, indices_or_sections: Any, dim: int = 0) -> Any:
     return tuple(out)
 
 
-@register("chunk")
+@register("chunk", aliases=("unsafe_chunk",))
 def chunk(input: Any, chunks: int, dim: int = 0) -> Any:
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
@@ -792,3 +798,28 @@ def diagonal_scatter(input: Any, src: Any, offset: int = 0, dim1: int = 0, dim2:
     # _ms.setitem: a plain setitem into a view is functionalised (never reaches `res`) while the tape records
     _ms.setitem(view, slice(None), src if src.dtype == input.dtype else ops.cast(src, input.dtype))
     return res
+
+
+# ------------------------------------------------------------------------- in-place shape changes (x.t_())
+def _restride_inplace(name: str) -> None:
+    """`Tensor.<name>_`: x takes the shape of `x.<name>(...)` as the same object, keeping its storage (the view
+    shares it, so x's other views and its base still see writes through x). torch refuses it on a leaf that
+    requires grad; on a non-leaf the view op is recorded and gradients flow through it."""
+    from ._registry import METHODS, bump_version
+
+    view = METHODS[name]
+
+    def impl(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if self._requires_grad and self._is_leaf and _ms.is_recording():
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+        _ms.rebind(self, view(self, *args, **kwargs))
+        bump_version(self)
+        return self
+
+    impl.__name__ = impl.__qualname__ = name + "_"
+    impl.__doc__ = f"In-place `{name}`: changes this tensor's shape/strides, not its data."
+    register(name + "_", function=False)(impl)  # a Tensor method only, as in torch
+
+
+for _name in ("squeeze", "unsqueeze", "t", "transpose", "swapaxes", "swapdims"):
+    _restride_inplace(_name)

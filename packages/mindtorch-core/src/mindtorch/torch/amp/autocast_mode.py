@@ -161,16 +161,52 @@ class autocast:
         return decorated
 
 
+def _innermost(cpu: bool) -> Optional[autocast]:
+    """The innermost region for CPU (`cpu=True`) or for the accelerators (torch keeps the two states apart)."""
+    for region in reversed(_stack):
+        if (region.device == "cpu") == cpu:
+            return region
+    return None
+
+
 def is_autocast_enabled() -> bool:
-    return bool(_stack) and _stack[-1]._enabled
+    """torch.is_autocast_enabled(): the accelerator ('cuda'/'npu'/'xpu') autocast state, as in torch 1.12."""
+    region = _innermost(cpu=False)
+    return region is not None and region._enabled
+
+
+def is_autocast_cpu_enabled() -> bool:
+    region = _innermost(cpu=True)
+    return region is not None and region._enabled
 
 
 def get_autocast_gpu_dtype() -> Any:
-    return _stack[-1].fast_dtype if _stack else D.float16
+    region = _innermost(cpu=False)
+    return region.fast_dtype if region is not None else D.float16
 
 
 def get_autocast_cpu_dtype() -> Any:
-    return _stack[-1].fast_dtype if _stack else D.bfloat16
+    """bfloat16 by default, as torch; inside a CPU region on MindSpore's CPU target the float16 it really runs."""
+    region = _innermost(cpu=True)
+    return region.fast_dtype if region is not None else D.bfloat16
+
+
+_cache_enabled = True
+
+
+def is_autocast_cache_enabled() -> bool:
+    return _cache_enabled
+
+
+def set_autocast_cache_enabled(enabled: bool) -> None:
+    """Recorded for `is_autocast_cache_enabled`; mindtorch's autocast casts per op and keeps no weight cache, so
+    the setting changes no result (it only trades memory for speed in torch)."""
+    global _cache_enabled
+    _cache_enabled = bool(enabled)
+
+
+def clear_autocast_cache() -> None:
+    """torch frees the cast copies of weights kept during a region; mindtorch keeps none, so none to free."""
 
 
 def custom_fwd(fwd: Optional[Callable] = None, *, cast_inputs: Optional[Any] = None) -> Callable:

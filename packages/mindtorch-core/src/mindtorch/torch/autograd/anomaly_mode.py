@@ -12,7 +12,8 @@ from typing import Any
 _enabled = False
 _check_nan = True
 
-__all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled"]
+__all__ = ["detect_anomaly", "set_detect_anomaly", "set_anomaly_enabled", "is_anomaly_enabled",
+           "is_anomaly_check_nan_enabled"]
 
 
 def is_anomaly_enabled() -> bool:
@@ -64,3 +65,8 @@ class set_detect_anomaly:
     def __exit__(self, *exc: Any) -> None:
         global _enabled, _check_nan
         _enabled, _check_nan = self.prev, self.prev_check_nan
+
+
+def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
+    """torch.set_anomaly_enabled: the flag `set_detect_anomaly` sets, without a context to restore it."""
+    set_detect_anomaly(enabled, check_nan)  # applies on construction (its function form)
