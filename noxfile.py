@@ -77,7 +77,9 @@ def tests(session: nox.Session, package: str, target: str) -> None:
     why = _target_missing(target)
     if why:
         session.skip(why)
-    session.install(*PACKAGES[package], "pytest>=7", "pytest-timeout>=2", "scipy")
+    # tensorboard: the optional package torch.utils.tensorboard writes with (as torch's does), to test it
+    extra = ["tensorboard"] if package == "core" else []
+    session.install(*PACKAGES[package], "pytest>=7", "pytest-timeout>=2", "scipy", *extra)
     if package in ("core", "vision", "distributed"):
         _install_reference_torch(session)
     env = {"MINDTORCH_DEVICE_TARGET": target, "GLOG_v": "3"}
