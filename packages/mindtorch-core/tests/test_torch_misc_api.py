@@ -191,3 +191,69 @@ def test_onnx_and_profiler(reftorch):
     assert calls == [3]
     with pytest.raises(NotImplementedError, match="mindspore.Profiler"):
         torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU])
+
+
+# --------------------------------------------------------------------------- environment and legacy modules
+def test_layout_and_legacy_modules(reftorch):
+    import pickle
+
+    x = torch.ones(2)
+    assert x.layout is torch.strided and repr(torch.strided) == repr(reftorch.strided) == "torch.strided"
+    assert torch.zeros(1, layout=torch.strided).layout is torch.strided
+    assert pickle.loads(pickle.dumps(torch.strided)) is torch.strided
+    from mindtorch.torch._six import inf, string_classes, with_metaclass
+    from mindtorch.torch.utils.model_zoo import load_url
+
+    assert inf == float("inf") and isinstance("a", string_classes) and load_url is torch.hub.load_state_dict_from_url
+
+    class Meta(type):
+        pass
+
+    class A(with_metaclass(Meta, object)):
+        pass
+
+    assert type(A) is Meta
+    assert torch._C._get_tracing_state() is None and torch._C._log_api_usage_once("x") is None
+    with pytest.raises(AttributeError, match="not part of mindtorch"):
+        torch._C._cuda_getDeviceCount  # noqa: B018
+
+
+def test_cuda_memory_statistics_and_backend_flags(reftorch):
+    # on the CPU target (no accelerator) they read 0, as torch's do on a machine without CUDA
+    for name in ("memory_allocated", "max_memory_allocated", "memory_reserved", "max_memory_reserved",
+                 "memory_cached", "max_memory_cached"):
+        assert getattr(torch.cuda, name)() == getattr(reftorch.cuda, name)() == 0
+    torch.cuda.reset_peak_memory_stats()
+    torch.cuda.empty_cache()
+    assert isinstance(torch.cuda.memory_stats(), dict) and isinstance(torch.cuda.memory_summary(), str)
+    assert torch.backends.cuda.matmul.allow_tf32 is reftorch.backends.cuda.matmul.allow_tf32 is False
+    torch.backends.cuda.matmul.allow_tf32 = True
+    assert torch.backends.cuda.matmul.allow_tf32
+    torch.backends.cuda.matmul.allow_tf32 = False
+    assert torch.backends.cuda.is_built() is False
+
+
+def test_pin_memory_without_an_accelerator_raises_like_torch(reftorch):
+    with pytest.raises(RuntimeError, match="accelerator") as ours:
+        torch.ones(2).pin_memory()
+    with pytest.raises(RuntimeError) as ref:
+        reftorch.ones(2).pin_memory()
+    assert str(ours.value) == str(ref.value)
+
+
+def test_make_subclass_for_custom_parameter_classes(reftorch):
+    class MyParam(torch.Tensor):
+        def __new__(cls, data, requires_grad=True):
+            return torch.Tensor._make_subclass(cls, data, requires_grad)
+
+    data = torch.tensor([1.0, 2.0])
+    p = MyParam(data)
+    assert type(p) is MyParam and p.requires_grad and p.is_leaf
+    p2 = MyParam(data, requires_grad=False)
+    assert not p2.requires_grad
+    (p * 3).sum().backward()
+    assert_same(p.grad, reftorch.tensor([3.0, 3.0]))
+    p2[0] = 9.0  # shares data's storage, as torch's
+    assert data[0].item() == 9.0
+    with pytest.raises(TypeError):
+        torch.Tensor._make_subclass(int, data)

@@ -42,9 +42,10 @@ from ._tensor_str import set_printoptions  # noqa: F401
 _registry.install_methods(Tensor)
 globals().update(_FUNCTIONS)
 
-from . import (  # noqa: E402,F401  # noqa: E402,F401  # noqa: E402,F401,I001
+from . import (  # noqa: E402,F401,I001  (after the table: these modules use the registered functions)
+    _C,
     amp,
-    autograd,  # noqa: E402,F401
+    autograd,
     backends,
     common,
     cuda,
@@ -54,14 +55,14 @@ from . import (  # noqa: E402,F401  # noqa: E402,F401  # noqa: E402,F401,I001
     hub,
     linalg,
     multiprocessing,
-    nn,  # noqa: E402,F401
+    nn,
     onnx,
-    optim,  # noqa: E402,F401
+    optim,
     profiler,
     random,
     special,
     testing,
-    utils,  # noqa: E402,F401
+    utils,
     version,
 )
 from ._adapter import cast_to_adapter_tensor, cast_to_ms_tensor  # noqa: E402,F401
@@ -109,6 +110,7 @@ from ._settings import (  # noqa: E402,F401
     get_num_threads,
     inf,
     is_deterministic_algorithms_warn_only_enabled,
+    layout,
     memory_format,
     nan,
     pi,
@@ -117,6 +119,8 @@ from ._settings import (  # noqa: E402,F401
     set_flush_denormal,
     set_num_interop_threads,
     set_num_threads,
+    sparse_coo,
+    strided,
     use_deterministic_algorithms,
 )
 from .amp import autocast  # noqa: E402,F401

@@ -32,6 +32,23 @@ channels_last = memory_format("channels_last")
 channels_last_3d = memory_format("channels_last_3d")
 preserve_format = memory_format("preserve_format")
 
+class layout:
+    """torch.layout: every mindtorch tensor is dense (`x.layout is torch.strided`); sparse layouts exist as names
+    so code can compare against them."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self._name}"
+
+    def __reduce__(self) -> str:
+        return self._name
+
+
+strided = layout("strided")
+sparse_coo = layout("sparse_coo")
+
 _STATE: Dict[str, Any] = {"threads": None, "interop": None, "deterministic": False, "warn_only": False,
                           "matmul_precision": "highest"}
 

@@ -12,6 +12,7 @@ import mindspore as ms
 import numpy as np
 
 from . import _dtype as D
+from . import _ms
 from ._device import as_device, current_device, device
 from ._ops import _registry
 from ._tensor_str import tensor_repr
@@ -120,6 +121,8 @@ class Tensor(TensorAutogradMixin, _MsTensor):
     __array_priority__ = 1000
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if self.__dict__.pop("_mt_made", False):
+            return  # built by `_make_subclass` in a subclass's __new__: Python calls __init__ with its arguments
         if kwargs and ("input_data" in kwargs or "shape" in kwargs or "init" in kwargs):
             _MsTensor.__init__(self, *args, **kwargs)  # MindSpore's signature
             return
@@ -218,8 +221,32 @@ class Tensor(TensorAutogradMixin, _MsTensor):
         return False
 
     @property
-    def layout(self) -> str:
-        return "torch.strided"
+    def layout(self) -> Any:
+        from ._settings import strided
+
+        return strided
+
+    def pin_memory(self, device: Any = None) -> "Tensor":  # type: ignore[override]
+        """A copy in page-locked host memory, for faster transfers to the accelerator (MindSpore's pin_memory). On
+        the CPU target there is no accelerator to pin for: torch's error, as on a machine without one."""
+        if _ms.device_target() == "CPU":
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        out = _MsTensor.pin_memory(self)
+        out.__class__ = Tensor
+        return out
+
+    @staticmethod
+    def _make_subclass(cls: type, data: Any, require_grad: bool = False, *args: Any, **kwargs: Any) -> Any:
+        """torch's `Tensor._make_subclass(cls, data, require_grad)`, which custom Parameter/tensor classes call in
+        `__new__`: an instance of `cls` sharing `data`'s storage, detached, requiring grad as asked. (MindSpore's
+        own `_make_subclass(cls, tensor)` stays on mindspore.Tensor.)"""
+        if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+            raise TypeError(f"_make_subclass: cls must be a subclass of torch.Tensor, got {cls!r}")
+        out = data.detach()
+        out.__class__ = cls
+        out.requires_grad_(bool(require_grad))
+        out.__dict__["_mt_made"] = True
+        return out
 
     def is_floating_point(self) -> bool:
         return self.dtype in D.all_float_type

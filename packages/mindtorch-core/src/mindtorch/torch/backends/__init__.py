@@ -1,2 +1,2 @@
 """torch.backends: flags torch scripts set (`torch.backends.cudnn.benchmark = True`)."""
-from . import cudnn, mps  # noqa: F401
+from . import cuda, cudnn, mps  # noqa: F401

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+import mindspore as ms
+
 from .. import _ms
 
 _current = 0
@@ -43,7 +45,45 @@ def synchronize(device: Optional[Any] = None) -> None:
 
 
 def empty_cache() -> None:
-    """MindSpore manages its device memory pool itself; nothing to release from here."""
+    """Release the cached blocks of MindSpore's device memory pool (`mindspore.runtime.empty_cache`)."""
+    ms.runtime.empty_cache()
+
+
+# Memory statistics of MindSpore's device memory pool (mindspore.runtime), in bytes. On the CPU target the pool is
+# not used and they read 0, as torch's do on a machine without CUDA.
+def memory_allocated(device: Optional[Any] = None) -> int:
+    return int(ms.runtime.memory_allocated())
+
+
+def max_memory_allocated(device: Optional[Any] = None) -> int:
+    return int(ms.runtime.max_memory_allocated())
+
+
+def memory_reserved(device: Optional[Any] = None) -> int:
+    return int(ms.runtime.memory_reserved())
+
+
+def max_memory_reserved(device: Optional[Any] = None) -> int:
+    return int(ms.runtime.max_memory_reserved())
+
+
+memory_cached, max_memory_cached = memory_reserved, max_memory_reserved  # torch's deprecated names
+
+
+def reset_peak_memory_stats(device: Optional[Any] = None) -> None:
+    ms.runtime.reset_peak_memory_stats()
+
+
+def reset_max_memory_allocated(device: Optional[Any] = None) -> None:
+    ms.runtime.reset_max_memory_allocated()
+
+
+def memory_stats(device: Optional[Any] = None) -> dict:
+    return dict(ms.runtime.memory_stats())
+
+
+def memory_summary(device: Optional[Any] = None, abbreviated: bool = False) -> str:
+    return str(ms.runtime.memory_summary())
 
 
 def manual_seed(seed: int) -> None:
