@@ -26,6 +26,10 @@ _cast = ops.cast
 _FLOATS = frozenset(map(id, D.all_float_type + D.all_complex_type))
 _INTS = frozenset(map(id, D.all_int_type))
 _REAL_FLOATS = frozenset(map(id, D.all_float_type))
+# Float dtypes whose mint tensor-scalar kernels may take a Python float/int directly. Not float64: MindSpore 2.10
+# rounds the Python scalar to float32 first (measured: float64 `x * 0.3` off by 3e-8 relative, `x == 0.7234...`
+# False where torch says True), so a float64 operand gets the scalar as a 0-d float64 tensor instead.
+_SCALAR_KERNEL_FLOATS = frozenset(map(id, (D.float16, D.bfloat16, D.float32)))
 _NUMBER = (bool, int, float, complex)
 # The tensor classes the fast paths accept by a set lookup: `isinstance(x, ms.Tensor)` goes through ABCMeta's
 # __instancecheck__ for a subclass instance (~0.13 us, measured); other subclasses (nn.Parameter) take isinstance.
@@ -65,7 +69,7 @@ def promote(a: Any, b: Any, scalar_ok: bool = False) -> Tuple[Any, Any, Any]:
 
     scalar_ok: the caller's kernel takes a Python scalar `b` (mint's tensor-scalar kernels): a float tensor with
     an int/float scalar, or an int tensor with an int scalar, already gets torch's dtype there (measured), so the
-    scalar is passed through untouched (no 0-d tensor is built).
+    scalar is passed through untouched (no 0-d tensor is built); float64 excepted (`_SCALAR_KERNEL_FLOATS`).
     """
     ta = type(a)
     tb = type(b)
@@ -75,7 +79,7 @@ def promote(a: Any, b: Any, scalar_ok: bool = False) -> Tuple[Any, Any, Any]:
             return a, b, da
     elif scalar_ok and (tb is float or tb is int):
         da = getattr(a, "dtype", None)
-        if id(da) in _REAL_FLOATS or (tb is int and id(da) in _INTS):
+        if id(da) in _SCALAR_KERNEL_FLOATS or (tb is int and id(da) in _INTS):
             return a, b, da
     d = result_dtype(a, b)
     return _as(a, d), _as(b, d), d
@@ -146,7 +150,7 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
                 return _ADD(input, other) if id(d) in _REAL_FLOATS else mint.add(input, other)
             except ValueError as e:
                 raise RuntimeError(str(e).splitlines()[0]) from None
-    elif (to is float or to is int) and ti in _TENSOR_TYPES and id(input.dtype) in _REAL_FLOATS:
+    elif (to is float or to is int) and ti in _TENSOR_TYPES and id(input.dtype) in _SCALAR_KERNEL_FLOATS:
         return mint.add(input, other)
     a, b, d = promote(input, other, True)
     if d is D.bool:
@@ -192,7 +196,7 @@ def mul(input: Any, other: Any) -> Any:
                 return mint.mul(input, other)
             except ValueError as e:
                 raise RuntimeError(str(e).splitlines()[0]) from None
-    elif (to is float or to is int) and ti in _TENSOR_TYPES and id(input.dtype) in _REAL_FLOATS:
+    elif (to is float or to is int) and ti in _TENSOR_TYPES and id(input.dtype) in _SCALAR_KERNEL_FLOATS:
         return mint.mul(input, other)
     a, b, d = promote(input, other, True)
     if d is D.bool:

@@ -1,6 +1,6 @@
 """torch.optim.LBFGS: a port of torch 1.12's lbfgs.py (including the strong-Wolfe line search).
 
-All parameters are handled as one flat float vector (MindSpore `ops.cat` of reshaped grads); scalar
+All parameters are handled as one flat vector (MindSpore `ops.cat` of reshaped grads); scalar
 quantities (dot products, losses) are Python floats, as torch reads them with `.item()`.
 `step(closure)` requires a closure that zeroes the grads, recomputes the loss and calls `backward()`.
 The functional call `optimizer(grads)` is refused: L-BFGS needs to re-evaluate the loss.
@@ -13,6 +13,7 @@ from mindspore import mint, ops
 
 from .. import _ms
 from ..autograd._tensor_mixin import leaf_grad
+from ._math import add, mul
 from .optimizer import _T, Optimizer, assign_
 
 __all__ = ["LBFGS"]
@@ -138,7 +139,7 @@ class LBFGS(Optimizer):
         offset = 0
         for p in self._params:
             n = p.numel()
-            assign_(p, mint.add(p, mint.reshape(update[offset:offset + n], tuple(p.shape)), alpha=step_size))
+            assign_(p, add(p, mint.reshape(update[offset:offset + n], tuple(p.shape)), alpha=step_size))
             offset += n
 
     def _clone_param(self) -> List[Any]:
@@ -218,7 +219,7 @@ class LBFGS(Optimizer):
                 H_diag = 1.0
             else:
                 y = mint.sub(flat_grad, prev_flat_grad)
-                s = mint.mul(d, t)
+                s = mul(d, t)
                 ys = _dot(y, s)
                 if ys > 1e-10:
                     if len(old_dirs) == history_size:
@@ -234,11 +235,11 @@ class LBFGS(Optimizer):
                 q = mint.neg(flat_grad)
                 for i in range(num_old - 1, -1, -1):
                     al[i] = _dot(old_stps[i], q) * ro[i]
-                    q = mint.add(q, old_dirs[i], alpha=-al[i])
-                d = r = mint.mul(q, H_diag)
+                    q = add(q, old_dirs[i], alpha=-al[i])
+                d = r = mul(q, H_diag)
                 for i in range(num_old):
                     be_i = _dot(old_dirs[i], r) * ro[i]
-                    r = mint.add(r, old_stps[i], alpha=al[i] - be_i)
+                    r = add(r, old_stps[i], alpha=al[i] - be_i)
                 d = r
             prev_flat_grad = flat_grad + 0
             prev_loss = loss
@@ -272,7 +273,7 @@ class LBFGS(Optimizer):
             state["func_evals"] += ls_func_evals
             if n_iter == max_iter or current_evals >= max_eval or opt_cond:
                 break
-            if float(mint.max(mint.abs(mint.mul(d, t))).asnumpy()) <= tolerance_change:
+            if float(mint.max(mint.abs(mul(d, t))).asnumpy()) <= tolerance_change:
                 break
             if abs(loss - prev_loss) < tolerance_change:
                 break
