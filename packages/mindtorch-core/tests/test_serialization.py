@@ -340,3 +340,24 @@ def test_errors_match_torch(reftorch, tmp_path):
         torch.load(tmp_path / "junk.pth")
     with pytest.raises(RuntimeError, match="magic number"):
         reftorch.load(tmp_path / "junk.pth")
+
+
+def test_local_classes_are_refused_not_pickled_by_value(reftorch, tmp_path):
+    # MindSpore imports dill, which rewrites the pure-Python pickler's dispatch table: through it a class defined in
+    # a function was pickled by value (or recursed until RecursionError). torch refuses such objects; so do we.
+    def make(t):
+        class Local(t.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = t.nn.Linear(2, 2)
+        return Local()
+
+    with pytest.raises((pickle.PicklingError, AttributeError)):
+        torch.save(make(torch), tmp_path / "ours.pt")
+    with pytest.raises((pickle.PicklingError, AttributeError)):
+        reftorch.save(make(reftorch), tmp_path / "ref.pt")
+    # module-level classes and functions, and the builtin containers, still pickle by reference
+    obj = {"cls": torch.nn.Linear, "fn": len, "items": [1, 2.5, "s", None, True, b"b", (1,), {3}, frozenset([4])]}
+    torch.save(obj, tmp_path / "ok.pt")
+    back = torch.load(tmp_path / "ok.pt", weights_only=False)
+    assert back["cls"] is torch.nn.Linear and back["fn"] is len and back["items"] == obj["items"]

@@ -33,6 +33,7 @@ import pickle
 import struct
 import sys
 import tempfile
+import types
 import zipfile
 from typing import IO, Any, BinaryIO, Callable, Dict, Optional, Union
 
@@ -117,8 +118,21 @@ def _tensor_layout(t: ms.Tensor) -> tuple:
     return st.data_ptr(), st.nbytes(), int(ms.Tensor.storage_offset(t)), tuple(int(s) for s in ms.Tensor.stride(t))
 
 
+# The standard library's own save methods for the types pickle handles itself. Importing MindSpore imports dill,
+# which rewrites `pickle._Pickler.dispatch` (the pure-Python pickler's table) with its own savers: through them a
+# class defined in a function was pickled by value (a file torch cannot load) or recursed until RecursionError.
+_STDLIB_SAVERS = {
+    type(None): "save_none", bool: "save_bool", int: "save_long", float: "save_float", bytes: "save_bytes",
+    bytearray: "save_bytearray", pickle.PickleBuffer: "save_picklebuffer", str: "save_str", tuple: "save_tuple",
+    list: "save_list", dict: "save_dict", set: "save_set", frozenset: "save_frozenset",
+    types.FunctionType: "save_global", type: "save_type",
+}
+
+
 class _TorchPickler(pickle._Pickler):  # type: ignore[misc]
     """Pure-Python pickler (its `save` can be overridden) that writes torch's globals for our objects."""
+
+    dispatch = {t: getattr(pickle._Pickler, name) for t, name in _STDLIB_SAVERS.items()}
 
     def __init__(self, file: IO[bytes], protocol: int) -> None:
         super().__init__(file, protocol)
