@@ -338,3 +338,26 @@ def test_second_order_through_pow_with_python_exponent(reftorch, exponent):
 
     for mine, ref in zip(run(torch), run(reftorch)):
         assert_same(mine, ref, rtol=1e-5)
+
+
+INT_RESULTS = ["x.long()", "x.int()", "x.to(t.int64)", "x.type(t.int32)", "x.bool()", "x.type_as(t.ones(1).long())",
+               "x.all()", "x.any()", "x.argmax()", "x.argmin(0)", "x.argsort()", "x.max(0).indices",
+               "x.min(0).indices", "x.sort().indices", "t.topk(x, 2).indices", "x.kthvalue(2).indices",
+               "x.cummax(0).indices", "x.median(0).indices", "x.mode(0).indices", "x > 0", "x == 1", "x != 1",
+               "x <= 0", "t.eq(x, x)", "(x > 0) & (x < 1)", "~(x > 0)", "t.isnan(x)", "t.isfinite(x)",
+               "t.isclose(x, x)", "t.logical_not(x)", "t.signbit(x)", "t.nonzero(x)", "t.where(x > 0)[0]",
+               "t.frexp(x).exponent", "t.bucketize(x, t.tensor([0.0]))", "t.count_nonzero(x)"]
+FLOAT_RESULTS = ["x.max(0).values", "x.sort().values", "t.topk(x, 2).values", "x.to(t.float64)", "x.half()",
+                 "x.floor()", "t.where(x > 0, x, 0.0)", "t.frexp(x).mantissa", "x.max()"]
+
+
+@pytest.mark.parametrize("expr", INT_RESULTS + FLOAT_RESULTS)
+def test_integer_results_never_require_grad(reftorch, expr):
+    # MindSpore's tape marks every output of an op on grad-requiring inputs; torch never lets an integer/bool tensor
+    # require grad (and so `preds.append(out.argmax(1))` keeps no graph alive)
+    results = []
+    for t in (torch, reftorch):
+        x = t.tensor([0.5, -1.0, 2.0], requires_grad=True) * 1
+        r = eval(expr, {"t": t, "x": x})
+        results.append((r.requires_grad, r.grad_fn is None, str(r.dtype)))
+    assert results[0] == results[1]

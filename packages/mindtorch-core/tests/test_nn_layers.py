@@ -512,3 +512,32 @@ def test_conv_tbc_and_with_indices(reftorch):
              (0, 1, 2))
     check_fn(reftorch, lambda x: nn.functional.adaptive_max_pool2d_with_indices(x, 3),
              lambda x: reftorch.nn.functional.adaptive_max_pool2d_with_indices(x, 3), [rn(2, 3, 7, 5)])
+
+
+@pytest.mark.parametrize("head_bias", [False, True])
+def test_adaptive_log_softmax_with_loss(reftorch, head_bias):
+    ref = reftorch.nn.AdaptiveLogSoftmaxWithLoss(8, 12, [4, 9], div_value=2.0, head_bias=head_bias)
+    mine = nn.AdaptiveLogSoftmaxWithLoss(8, 12, [4, 9], div_value=2.0, head_bias=head_bias)
+    sd = ref.state_dict()
+    assert list(mine.state_dict()) == list(sd)
+    mine.load_state_dict({k: mt.from_numpy(v.numpy().copy()) for k, v in sd.items()})
+    x = np.random.RandomState(0).randn(6, 8).astype(np.float32)
+    target = np.array([0, 5, 11, 3, 9, 4], np.int64)
+    xr, xm = reftorch.tensor(x, requires_grad=True), mt.tensor(x, requires_grad=True)
+    out_r, out_m = ref(xr, reftorch.from_numpy(target)), mine(xm, mt.from_numpy(target))
+    same(reftorch, out_m.output, out_r.output.detach(), rtol=1e-5, atol=1e-6)
+    same(reftorch, out_m.loss, out_r.loss.detach(), rtol=1e-5, atol=1e-6)
+    out_r.loss.backward()
+    out_m.loss.backward()
+    same(reftorch, xm.grad, xr.grad, rtol=1e-4, atol=1e-6)
+    for (n, p), (_, r) in zip(mine.named_parameters(), ref.named_parameters()):
+        same(reftorch, p.grad, r.grad, rtol=1e-4, atol=1e-6)
+    with reftorch.no_grad():
+        same(reftorch, mine.log_prob(xm), ref.log_prob(xr), rtol=1e-5, atol=1e-6)
+        assert mine.predict(xm).tolist() == ref.predict(xr).tolist()
+        one = mine(xm[0], mt.tensor(5))
+        assert tuple(one.output.shape) == tuple(ref(xr[0], reftorch.tensor(5)).output.shape) == ()
+    with pytest.raises(RuntimeError, match="Target values should be in"):
+        mine(xm, mt.tensor([0, 1, 2, 3, 4, 12]))
+    with pytest.raises(ValueError, match="cutoffs"):
+        nn.AdaptiveLogSoftmaxWithLoss(8, 12, [9, 4])

@@ -257,3 +257,15 @@ def test_make_subclass_for_custom_parameter_classes(reftorch):
     assert data[0].item() == 9.0
     with pytest.raises(TypeError):
         torch.Tensor._make_subclass(int, data)
+
+
+def test_apply_and_map_(reftorch):
+    def run(t):
+        x = t.tensor([[1.0, 2.0], [3.0, 4.0]])
+        assert x.apply_(lambda v: v * 10 + 1) is x
+        y = t.tensor([[1, 2], [3, 4]])
+        assert y.map_(t.tensor([10, 20]), lambda a, b: a * b - 1) is y
+        return x, y
+
+    for got, ref in zip(run(torch), run(reftorch)):
+        assert_same(got, ref, check_dtype=True)

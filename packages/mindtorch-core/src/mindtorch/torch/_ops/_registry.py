@@ -390,6 +390,50 @@ def _make_view_dispatcher(entry: OpEntry) -> Callable:
     return dispatch
 
 
+# Ops whose results can be integer or bool tensors computed from floating inputs. MindSpore's tape gives every
+# output of an op on grad-requiring inputs a backward node, so `logits.argmax(1)`, `x > 0` or `x.long()` came out
+# with requires_grad=True and a grad_fn, and kept the whole forward graph (with its saved activations) alive for as
+# long as user code held them (`preds.append(out.argmax(1))`). torch never lets integer tensors require grad:
+# their dispatcher detaches such outputs (only these entries pay the dtype check).
+NONDIFF_OUTPUT_OPS = frozenset({
+    "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal", "not_equal",
+    "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__invert__", "__and__", "__or__", "__xor__",
+    "isnan", "isinf", "isfinite", "isposinf", "isneginf", "isreal", "isclose", "signbit", "isin",
+    "logical_and", "logical_or", "logical_xor", "logical_not", "all", "any",
+    "argmax", "argmin", "argsort", "argwhere", "nonzero", "where", "bucketize", "searchsorted", "count_nonzero",
+    "max", "min", "median", "nanmedian", "mode", "kthvalue", "sort", "topk", "cummax", "cummin", "frexp",
+    "unique", "unique_consecutive", "to", "type", "type_as", "long", "int", "short", "char", "byte", "bool",
+})
+_NONDIFF_DTYPES = frozenset(map(id, (ms.bool_, ms.int8, ms.int16, ms.int32, ms.int64, ms.uint8, ms.uint16,
+                                      ms.uint32, ms.uint64)))
+
+
+def _drop_integer_grads(res: Any) -> Any:
+    """`res` with its integer/bool tensors taken out of the graph (see NONDIFF_OUTPUT_OPS)."""
+    if isinstance(res, _MsTensor):
+        if res._requires_grad and id(res.dtype) in _NONDIFF_DTYPES:
+            out = ms.ops.stop_gradient(res)
+            out.__class__ = type(res)
+            return out
+        return res
+    if isinstance(res, tuple):
+        items = [_drop_integer_grads(r) for r in res]
+        return type(res)(*items) if hasattr(res, "_fields") else type(res)(items)
+    return res
+
+
+def _make_nondiff_dispatcher(entry: OpEntry) -> Callable:
+    plain = _make_dispatcher(entry)
+
+    def dispatch(*args: Any, **kwargs: Any) -> Any:
+        return _drop_integer_grads(plain(*args, **kwargs))
+
+    dispatch.__name__ = entry.name
+    dispatch.__qualname__ = entry.name
+    dispatch.__doc__ = entry.doc
+    return dispatch
+
+
 def _make_inplace_dispatcher(entry: OpEntry) -> Callable:
     """`x.op_(...)`: the out-of-place implementation, written back into x."""
     def dispatch_(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -455,7 +499,8 @@ def _add(name: str, impl: Callable, target: str, method: bool, function: bool, w
         if writes_self:
             disp = _make_inplace_dispatcher(entry)
         else:
-            disp = _make_view_dispatcher(entry) if name in VIEW_OPS else _make_dispatcher(entry)
+            disp = (_make_view_dispatcher(entry) if name in VIEW_OPS else
+                    _make_nondiff_dispatcher(entry) if name in NONDIFF_OUTPUT_OPS else _make_dispatcher(entry))
         _DISPATCHERS[name] = disp
         if method:
             METHODS[name] = disp

@@ -1,4 +1,4 @@
-"""In-place methods that have no out-of-place twin: zero_, fill_, copy_, fill_diagonal_.
+"""In-place methods that have no out-of-place twin: zero_, fill_, copy_, fill_diagonal_, apply_, map_.
 
 Each implementation returns the new value of `self` in self's dtype and shape; the registry's write-back
 (`writes_self=True`) stores it through every kind of view and returns self. Casting here is torch's
@@ -78,3 +78,28 @@ def fill_diagonal_(self: Any, fill_value: Any, wrap: bool = False) -> Any:
         mask[(idx,) * len(shape)] = True
     filled = ops.fill(self.dtype, shape, fill_value)
     return ops.select(_MsTensor(mask), filled, self)
+
+
+def _host_elementwise(self: Any, fn: Any, *others: Any) -> Any:
+    """fn applied to every element of self (and the matching elements of `others`, broadcast to self's shape) in
+    Python, as torch's CPU-only apply_/map_ do; the results are cast back to self's dtype."""
+    if self.dtype == D.bfloat16:
+        raise TypeError("apply_/map_ do not support bfloat16 tensors")
+    arr = self.asnumpy()
+    args = [np.broadcast_to(np.asarray(o.asnumpy() if isinstance(o, _MsTensor) else o), arr.shape) for o in others]
+    out = np.empty_like(arr)
+    for idx in np.ndindex(arr.shape):
+        out[idx] = fn(arr[idx].item(), *(a[idx].item() for a in args))
+    return _MsTensor(out)
+
+
+@register("apply_", function=False, writes_self=True)
+def apply_(self: Any, callable: Any) -> Any:  # noqa: A002 - torch's parameter name
+    """Replace each element x with callable(x) (a Python function, run on the host; slow, as in torch)."""
+    return _host_elementwise(self, callable)
+
+
+@register("map_", function=False, writes_self=True)
+def map_(self: Any, tensor: Any, callable: Any) -> Any:  # noqa: A002
+    """Replace each element x of self with callable(x, y), y the element of `tensor` (broadcast to self)."""
+    return _host_elementwise(self, callable, tensor)

@@ -591,6 +591,8 @@ def to(self: Any, *args: Any, dtype: Any = None, device: Any = None, non_blockin
             device = getattr(a, "device", None)
         elif isinstance(a, bool):
             continue  # positional non_blocking: accepted, nothing is asynchronous to the caller here
+        elif a is None:
+            continue  # to(None) / to(None, dtype): torch's positional device is Optional (`x.to(args.device)`)
         else:
             raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
     res = _cast(self, D.to_dtype(dtype), copy)
@@ -754,18 +756,24 @@ def ldexp(input: Any, other: Any) -> Any:
 @register("frexp")
 def frexp(input: Any) -> Any:
     """(mantissa, exponent) with input = mantissa * 2 ** exponent and 0.5 <= |mantissa| < 1 (0, inf and NaN keep
-    exponent 0). The exponent is read exactly on the host (numpy's frexp); the mantissa is input scaled by
-    2 ** -exponent on the device, so it stays differentiable (torch's grad: grad / 2 ** exponent)."""
+    exponent 0). Values are numpy's exact frexp; the mantissa is also input * 2 ** -exponent on the device, so it
+    stays differentiable (torch's grad: grad / 2 ** exponent)."""
     if input.dtype not in D.all_float_type:
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
-    exp = np.frexp(_np(input))[1].astype(np.int32)
+    mant, exp = np.frexp(_np(input))
+    exp = exp.astype(np.int32)
+    npd = np.float32 if input.dtype == D.bfloat16 else D.to_numpy_dtype(input.dtype)
     # two exact power-of-two factors: 2 ** -exp alone overflows float32 for subnormal inputs (exp down to -148)
     half = exp // 2
-    scale = [_MsTensor(np.ldexp(1.0, -e).astype(D.to_numpy_dtype(input.dtype)
-                                                 if input.dtype != D.bfloat16 else np.float32))
-             for e in (half, exp - half)]
-    mantissa = mint.mul(mint.mul(input, scale[0].astype(input.dtype)), scale[1].astype(input.dtype))
-    return RT.frexp(mantissa, _MsTensor(exp))
+    scaled = input
+    for e in (half, exp - half):
+        scaled = mint.mul(scaled, _MsTensor(np.ldexp(1.0, -e).astype(npd)).astype(input.dtype))
+    # CPU kernels may run with denormals-are-zero, turning a subnormal input's product into 0: a constant
+    # correction (0 wherever the device product is exact) makes the value numpy's while the gradient stays
+    fix = np.where(np.isfinite(mant), mant.astype(npd) - _np(scaled).astype(npd), 0).astype(npd)
+    if fix.any():
+        scaled = mint.add(scaled, _MsTensor(fix).astype(input.dtype))
+    return RT.frexp(scaled, _MsTensor(exp))
 
 
 @register("positive")

@@ -54,6 +54,7 @@ from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .distance import CosineSimilarity, PairwiseDistance
 from .fold import Fold, Unfold
 from .channelshuffle import ChannelShuffle
+from .adaptive import AdaptiveLogSoftmaxWithLoss
 from .rnn import GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNCellBase
 from .transformer import (
     Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder, TransformerEncoderLayer,
