@@ -23,8 +23,12 @@ class device:
         if isinstance(type, device):
             self.type, self.index = type.type, type.index
             return
-        if isinstance(type, int):  # torch.device(0) means the current accelerator, index 0
-            self.type, self.index = default_device_type(), type
+        if isinstance(type, int):
+            # torch 1.12: an integer is a CUDA device index (`x.to(args.gpu)`, `map_location=0`), also on a
+            # machine without CUDA, like `.cuda(0)` reports; on Ascend the accelerator is npu. (torch >= 2.x maps
+            # it to the current accelerator and raises when there is none.)
+            kind = default_device_type()
+            self.type, self.index = ("cuda" if kind == "cpu" else kind), type
             return
         if not isinstance(type, str):
             raise TypeError(f"device(): argument 'type' must be str, not {type.__class__.__name__}")

@@ -8,6 +8,7 @@ initialisers) are reproducible too.
 """
 from __future__ import annotations
 
+import random as _py_random
 import time
 from typing import Any, Optional
 
@@ -88,17 +89,30 @@ def numpy_generator(generator: Optional[Generator] = None) -> np.random.Generato
     return generator._np
 
 
+def set_mindspore_seed(seed: int) -> None:
+    """Set MindSpore's global seed (its own random ops: dropout kernels, initialisers) and nothing else.
+
+    `mindspore.set_seed` also reseeds numpy's and Python's global RNGs (`np.random.seed`, `random.seed`);
+    torch.manual_seed touches neither, and scripts that seed numpy first (`np.random.seed(1);
+    torch.manual_seed(0)`) or keep drawing from numpy across a reseed must keep their streams, so both
+    states are put back."""
+    np_state, py_state = np.random.get_state(), _py_random.getstate()
+    ms.set_seed(int(seed) & 0x7FFFFFFF)  # MindSpore only takes seeds in [0, 2**31)
+    np.random.set_state(np_state)
+    _py_random.setstate(py_state)
+
+
 def manual_seed(seed: int) -> Generator:
     """Seed the global generator (and MindSpore's global seed); returns the global generator."""
     seed = int(seed)
     default_generator.manual_seed(seed)
-    ms.set_seed(seed & 0x7FFFFFFF)  # MindSpore only takes seeds in [0, 2**31)
+    set_mindspore_seed(seed)
     return default_generator
 
 
 def seed() -> int:
     s = default_generator.seed()
-    ms.set_seed(s & 0x7FFFFFFF)
+    set_mindspore_seed(s)
     return s
 
 

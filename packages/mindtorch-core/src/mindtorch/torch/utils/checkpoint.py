@@ -20,11 +20,10 @@ import warnings
 from typing import Any, Callable, Iterable, Sequence, Union
 
 import mindspore as ms
-import numpy as np
 
 from .. import _ms
 from .._ops._registry import wrap
-from .._random import get_rng_state, set_rng_state
+from .._random import get_rng_state, set_mindspore_seed, set_rng_state
 
 __all__ = ["checkpoint", "checkpoint_sequential"]
 
@@ -37,10 +36,8 @@ def _rng_state() -> tuple:
     """mindtorch's generator state plus the seed counters of MindSpore's random ops (dropout draws from those)."""
     if ms.get_seed() is None:
         # Unseeded, MindSpore draws a fresh kernel seed at every call and nothing could be replayed: give it a
-        # random global seed (numpy's global state, which mindspore.set_seed also reseeds, is kept).
-        np_state = np.random.get_state()
-        ms.set_seed(int.from_bytes(os.urandom(4), "little") & 0x7FFFFFFF)
-        np.random.set_state(np_state)
+        # random global seed (numpy's and Python's global states are kept).
+        set_mindspore_seed(int.from_bytes(os.urandom(4), "little"))
     return get_rng_state(), _ms.random_op_state()
 
 

@@ -1,7 +1,7 @@
 """torch.nn.modules.batchnorm: BatchNorm1d/2d/3d and SyncBatchNorm (single process: BatchNorm)."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 
@@ -61,6 +61,20 @@ class _NormBase(Module):
 
     def _check_input_dim(self, input: Tensor) -> None:
         raise NotImplementedError(f"{type(self).__name__} must define _check_input_dim")
+
+    def _load_from_state_dict(self, state_dict: Dict[str, Any], prefix: str, local_metadata: Dict[str, Any],
+                              strict: bool, missing_keys: List[str], unexpected_keys: List[str],
+                              error_msgs: List[str]) -> None:
+        # torch 1.12: num_batches_tracked came with version 2; a state dict without version metadata (a plain
+        # dict, e.g. one rebuilt by a dict comprehension or converted from numpy) loads with it set to 0
+        # (torch >= 2.1 keeps the module's current count instead; we follow 1.12).
+        version = local_metadata.get("version", None)
+        if (version is None or version < 2) and self.track_running_stats:
+            key = prefix + "num_batches_tracked"
+            if key not in state_dict:
+                state_dict[key] = from_numpy_array(np.array(0, dtype=np.int64))
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                                      error_msgs)
 
     def extra_repr(self) -> str:
         return ("{num_features}, eps={eps}, momentum={momentum}, affine={affine}, "

@@ -1,7 +1,7 @@
 """torch.nn.modules.instancenorm: InstanceNorm1d/2d/3d (affine=False, track_running_stats=False by default)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Dict, List
 
 from ..._tensor import Tensor
 from .. import functional as F
@@ -17,6 +17,29 @@ class _InstanceNorm(_NormBase):
 
     def _get_no_batch_dim(self) -> int:
         raise NotImplementedError(f"{type(self).__name__} must define _get_no_batch_dim")
+
+    def _load_from_state_dict(self, state_dict: Dict[str, Any], prefix: str, local_metadata: Dict[str, Any],
+                              strict: bool, missing_keys: List[str], unexpected_keys: List[str],
+                              error_msgs: List[str]) -> None:
+        # torch 1.12: a state dict without version metadata (pre-0.4 checkpoints, e.g. the fast_neural_style
+        # models) may carry running stats an InstanceNorm with track_running_stats=False has no buffers for.
+        # torch reports them as a load error even with strict=False and drops them.
+        version = local_metadata.get("version", None)
+        if version is None and not self.track_running_stats:
+            running_stats_keys = [prefix + n for n in ("running_mean", "running_var") if prefix + n in state_dict]
+            if running_stats_keys:
+                klass = type(self).__name__
+                error_msgs.append(
+                    "Unexpected running stats buffer(s) {names} for {klass} with track_running_stats=False. If "
+                    "state_dict is a checkpoint saved before 0.4.0, this may be expected because {klass} does not "
+                    "track running stats by default since 0.4.0. Please remove these keys from state_dict. If the "
+                    "running stats are actually needed, instead set track_running_stats=True in {klass} to enable "
+                    "them. See the documentation of {klass} for details.".format(
+                        names=" and ".join(f'"{k}"' for k in running_stats_keys), klass=klass))
+                for key in running_stats_keys:
+                    state_dict.pop(key)
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                                      error_msgs)
 
     def _handle_no_batch_input(self, input: Tensor) -> Tensor:
         return self._apply_instance_norm(input.unsqueeze(0)).squeeze(0)
