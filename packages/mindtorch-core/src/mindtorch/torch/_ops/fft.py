@@ -125,6 +125,40 @@ def fft_irfftn(input: Any, s: Any = None, dim: Any = None, norm: Optional[str] =
     return _nd(np.fft.irfftn, input, s, dim, norm)
 
 
+# The Hermitian n-D transforms through numpy's real ones (numpy has no hfftn): hfftn(x) is irfftn(conj(x)) and
+# ihfftn(x) is conj(rfftn(x)), each with the normalisation direction swapped ('backward' <-> 'forward').
+_SWAPPED_NORM = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
+
+
+@_ns
+def fft_hfftn(input: Any, s: Any = None, dim: Any = None, norm: Optional[str] = None, *, out: Any = None) -> Any:
+    """The n-D FFT of a Hermitian-symmetric signal given by its half (last dim of `dim`): a real result, the last
+    transformed dim of size s[-1] (2 * (m - 1) by default)."""
+    return _out(np.fft.irfftn(np.conj(_np(input)), s, dim, _SWAPPED_NORM[_norm(norm)]), input)
+
+
+@_ns
+def fft_hfft2(input: Any, s: Any = None, dim: Any = (-2, -1), norm: Optional[str] = None, *,
+              out: Any = None) -> Any:
+    """hfftn over two dims."""
+    return fft_hfftn(input, s, dim, norm)
+
+
+@_ns
+def fft_ihfftn(input: Any, s: Any = None, dim: Any = None, norm: Optional[str] = None, *, out: Any = None) -> Any:
+    """The inverse n-D FFT of a real signal, keeping the non-redundant half (n // 2 + 1) of the last dim."""
+    if input.dtype in D.all_complex_type:
+        raise RuntimeError("Only supports floating-point dtypes, but found: " + D.scalar_name(input.dtype))
+    return _out(np.conj(np.fft.rfftn(_np(input), s, dim, _SWAPPED_NORM[_norm(norm)])), input)
+
+
+@_ns
+def fft_ihfft2(input: Any, s: Any = None, dim: Any = (-2, -1), norm: Optional[str] = None, *,
+               out: Any = None) -> Any:
+    """ihfftn over two dims."""
+    return fft_ihfftn(input, s, dim, norm)
+
+
 def _freq(arr: np.ndarray, dtype: Any, device: Any, requires_grad: bool) -> Any:
     from .creation import _finish, np_to_ms
 

@@ -2,9 +2,13 @@
 `torch.linalg.<name>` by torch/linalg.py) and the top-level aliases (torch.inverse, det, logdet, slogdet, svd,
 qr, cholesky, pinverse, matrix_power, norm, dist).
 
-Norms and matrix_power are built from MindSpore ops (differentiable). Decompositions and solvers (inv, det,
-slogdet, svd, qr, eigh, solve, cholesky, pinv, lstsq, matrix_rank) are computed on the host with numpy
-(LAPACK), batched over leading dims: correct on CPU, but autograd does NOT flow through them.
+Differentiable: norms, matrix_power, matrix_exp, multi_dot, vecdot, vander, the triangular solvers
+(solve_triangular, triangular_solve, cholesky_solve/inverse, lu_solve; MindSpore's MatrixTriangularSolve) and
+inv, solve, cholesky, lu_factor/lu (square) with their _ex variants, tensorinv/tensorsolve: those factor on the
+host with numpy (LAPACK, which also gives torch's info/LinAlgError semantics) inside one autograd node
+(`_HostFn`) whose backward is torch's formula in MindSpore ops.
+Host only, no autograd: det, slogdet, svd, qr, eigh, pinv, lstsq, matrix_rank, cond with p None/2/-2 (from
+svdvals); eig/eigvals (complex) raise NotImplementedError on backward.
 """
 from __future__ import annotations
 
@@ -12,10 +16,12 @@ from typing import Any, Optional
 
 import mindspore as ms
 import numpy as np
-from mindspore import mint
+from mindspore import mint, ops
 
 from .. import _dtype as D
+from .. import _ms
 from .. import return_types as RT
+from ..autograd.function import Function
 from ._args import wrap_dim
 from ._registry import register
 
@@ -202,13 +208,8 @@ def linalg_matrix_power(A: Any, n: int, *, out: Any = None) -> Any:
 # ------------------------------------------------------------------------------- host (numpy) routines
 @register("linalg_inv", method=False, function=False, namespaces=("linalg",))
 def linalg_inv(A: Any, *, out: Any = None) -> Any:
-    """Inverse of (batches of) square matrices (numpy: no autograd)."""
-    _square(A, "linalg.inv")
-    try:
-        return _out(np.linalg.inv(_float_np(A, "linalg.inv")), A)
-    except np.linalg.LinAlgError as e:
-        raise RuntimeError("linalg.inv: The diagonal element 1 is zero, the inversion could not be completed "
-                           "because the input matrix is singular.") from e
+    """Inverse of (batches of) square matrices (host LAPACK, differentiable); LinAlgError when singular."""
+    return _inv_ex(A, "linalg.inv", True)[0]
 
 
 @register("inverse")
@@ -305,33 +306,21 @@ def linalg_eigvalsh(A: Any, UPLO: str = "L", *, out: Any = None) -> Any:
 
 @register("linalg_solve", method=False, function=False, namespaces=("linalg",))
 def linalg_solve(A: Any, B: Any, *, left: bool = True, out: Any = None) -> Any:
-    """X with A X = B (B a vector or batch of matrices); numpy: no autograd."""
-    _square(A, "linalg.solve")
-    a, b = _float_np(A, "linalg.solve"), _float_np(B, "linalg.solve")
-    if not left:
-        a, b = np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)
-    try:
-        vec = b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape == a.shape[:-1])
-        x = np.linalg.solve(a, b[..., None])[..., 0] if vec else np.linalg.solve(a, b)
-    except np.linalg.LinAlgError as e:
-        raise RuntimeError("linalg.solve: The solver failed because the input matrix is singular.") from e
-    return _out(x if left else np.swapaxes(x, -1, -2), A)
+    """X with A X = B (X A = B with left=False), B a vector or batch of matrices, batch dims broadcast (host
+    LAPACK, differentiable); LinAlgError when A is singular."""
+    return _solve_ex(A, B, left, "linalg.solve", True)[0]
 
 
 @register("linalg_cholesky", method=False, function=False, namespaces=("linalg",))
 def linalg_cholesky(A: Any, *, upper: bool = False, out: Any = None) -> Any:
-    _square(A, "linalg.cholesky")
-    try:
-        L = np.linalg.cholesky(_float_np(A, "linalg.cholesky"))
-    except np.linalg.LinAlgError as e:
-        raise RuntimeError("linalg.cholesky: The factorization could not be completed because the input is not "
-                           "positive-definite.") from e
-    return _out(np.conj(np.swapaxes(L, -1, -2)) if upper else L, A)
+    """Lower (upper=True: upper) Cholesky factor (host LAPACK, differentiable); LinAlgError when A is not
+    positive-definite."""
+    return _cholesky_ex(A, upper, "linalg.cholesky", True)[0]
 
 
 @register("cholesky")
 def cholesky(input: Any, upper: bool = False, *, out: Any = None) -> Any:
-    return linalg_cholesky(input, upper=upper)
+    return _cholesky_ex(input, upper, "cholesky", True)[0]
 
 
 @register("linalg_pinv", method=False, function=False, namespaces=("linalg",))
@@ -375,3 +364,748 @@ def linalg_lstsq(A: Any, B: Any, rcond: Optional[float] = None, *, driver: Optio
     empty = np.zeros((0,), dtype=a.dtype)
     return linalg_lstsq_t(_out(sol, A), _out(empty, A), _MsTensor(np.asarray(ranks, np.int64).reshape(batch)),
                           _out(empty, A))
+
+
+# ===================================================================== errors, host kernels with gradients
+class LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError: a RuntimeError raised when a factorization or solve fails on singular or
+    non-positive-definite input (inv, solve, cholesky and their _ex variants with check_errors=True)."""
+
+
+linalg_inv_ex_t = RT._make("linalg_inv_ex", ("inverse", "info"))
+linalg_cholesky_ex_t = RT._make("linalg_cholesky_ex", ("L", "info"))
+linalg_solve_ex_t = RT._make("linalg_solve_ex", ("result", "info"))
+linalg_lu_factor_t = RT._make("linalg_lu_factor", ("LU", "pivots"))
+linalg_lu_factor_ex_t = RT._make("linalg_lu_factor_ex", ("LU", "pivots", "info"))
+linalg_lu_t = RT._make("linalg_lu", ("P", "L", "U"))
+linalg_eig_t = RT._make("linalg_eig", ("eigenvalues", "eigenvectors"))
+triangular_solve_t = RT._make("triangular_solve", ("solution", "cloned_coefficient"))
+
+
+class _HostFn(Function):
+    """A host (numpy/LAPACK) computation as one autograd node: forward `compute(*inputs)` -> one MindSpore
+    tensor; backward `vjp(inputs, output, grad)` -> one gradient (or None) per input, in MindSpore ops.
+    MindSpore's own CPU kernels are missing (CholeskyGrad, MatrixExp) or do not report singular input, and
+    torch's error/info semantics need the LAPACK factorization on the host anyway."""
+
+    @staticmethod
+    def forward(ctx: Any, compute: Any, vjp: Any, *inputs: Any) -> Any:
+        out = compute(*inputs)
+        ctx.vjp = vjp
+        ctx.save_for_backward(*inputs, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        *inputs, out = ctx.saved_tensors
+        return (None, None, *ctx.vjp(inputs, out, grad))
+
+
+def _host_op(compute: Any, vjp: Any, *inputs: Any) -> Any:
+    """compute(*inputs), recorded with `vjp` as its backward when autograd records and an input needs grad."""
+    if _ms.is_recording() and any(getattr(t, "_requires_grad", False) for t in inputs):
+        return _HostFn.apply(compute, vjp, *inputs)
+    return compute(*inputs)
+
+
+def _no_vjp(op: str) -> Any:
+    def vjp(inputs: Any, out: Any, grad: Any) -> Any:
+        raise NotImplementedError(f"mindtorch: the derivative of {op} is not implemented (computed on the host "
+                                  "with numpy)")
+    return vjp
+
+
+def _mT(x: Any) -> Any:
+    return mint.transpose(x, -2, -1)
+
+
+def _mH(x: Any) -> Any:
+    return ops.conj(_mT(x)) if x.dtype in (D.complex64, D.complex128) else _mT(x)
+
+
+def _eye(n: int, like: Any) -> Any:
+    return _MsTensor(np.eye(n, dtype=D.to_numpy_dtype(like.dtype)))
+
+
+def _sum_to(g: Any, shape: tuple) -> Any:
+    """Reduce a broadcast gradient back to `shape` (batch dims added or expanded by broadcasting)."""
+    gs = _shape(g)
+    lead = len(gs) - len(shape)
+    if lead:
+        g = mint.sum(g, tuple(range(lead)))
+    dims = tuple(i for i, (a, b) in enumerate(zip(_shape(g), shape)) if b == 1 and a != 1)
+    return mint.sum(g, dims, True) if dims else g
+
+
+def _broadcast_batch(A: Any, B: Any) -> tuple:
+    """A (..., n, n) and B (..., n, k) with their batch dims broadcast (MindSpore's solvers do not)."""
+    sa, sb = _shape(A), _shape(B)
+    try:
+        batch = tuple(np.broadcast_shapes(sa[:-2], sb[:-2]))
+    except ValueError as e:
+        raise RuntimeError(f"The size of tensor a {sa[:-2]} must match the size of tensor b {sb[:-2]} at "
+                           "non-singleton dimension") from e
+    if sa[:-2] != batch:
+        A = ops.broadcast_to(A, batch + sa[-2:])
+    if sb[:-2] != batch:
+        B = ops.broadcast_to(B, batch + sb[-2:])
+    return A, B
+
+
+def _same_dtype(A: Any, B: Any, op: str) -> None:
+    if A.dtype != B.dtype:
+        raise RuntimeError(f"{op}: Expected A and B to have the same dtype, but found A of type "
+                           f"{D.scalar_name(A.dtype)} and B of type {D.scalar_name(B.dtype)} instead")
+
+
+def _tri_solve(A: Any, B: Any, upper: bool, unitriangular: bool = False) -> Any:
+    """X with A X = B, A (..., n, n) triangular (only that triangle is read), B (..., n, k); batch dims
+    broadcast; differentiable (MindSpore's MatrixTriangularSolve and its bprop)."""
+    if unitriangular:
+        n = _shape(A)[-1]
+        A = mint.add(_tri_part(A, upper, strict=True), _eye(n, A))
+    A, B = _broadcast_batch(A, B)
+    return ops.MatrixTriangularSolve(lower=not upper)(A, B)
+
+
+def _tri_part(A: Any, upper: bool, strict: bool = False) -> Any:
+    from .shape import tril, triu
+
+    return triu(A, 1 if strict else 0) if upper else tril(A, -1 if strict else 0)
+
+
+def _batch_prefix(info: np.ndarray, k: int) -> str:
+    return f"(Batch element {k}): " if info.ndim else ""
+
+
+def _check_info(op: str, info: np.ndarray, what: str) -> None:
+    """torch's LinAlgError for the first failed batch element (`what`: 'inv', 'solve' or 'cholesky')."""
+    flat = info.reshape(-1)
+    bad = np.nonzero(flat)[0]
+    if not bad.size:
+        return
+    k = int(bad[0])
+    pre = _batch_prefix(info, k)
+    if what == "cholesky":
+        raise LinAlgError(f"{op}: {pre}The factorization could not be completed because the input is not "
+                          f"positive-definite (the leading minor of order {flat[k]} is not positive-definite).")
+    action = "inversion" if what == "inv" else "solve"
+    raise LinAlgError(f"{op}: {pre}The diagonal element {flat[k]} is zero, the {action} could not be completed "
+                      "because the input matrix is singular.")
+
+
+def _lu_np(a: np.ndarray) -> tuple:
+    """LU with partial pivoting as LAPACK getrf: (LU packed (..., m, n), pivots (..., min(m, n)) 1-based int32,
+    info (...) int32 = 1-based index of the first exactly-zero pivot, 0 if none)."""
+    batch, (m, n) = a.shape[:-2], a.shape[-2:]
+    lu = np.array(a, copy=True).reshape((-1, m, n))
+    b, k = lu.shape[0], min(m, n)
+    piv = np.zeros((b, k), np.int32)
+    info = np.zeros((b,), np.int32)
+    rows = np.arange(b)
+    for j in range(k):
+        p = j + np.argmax(np.abs(lu[:, j:, j]), axis=1)
+        piv[:, j] = p + 1
+        top = lu[rows, j].copy()
+        lu[rows, j] = lu[rows, p]
+        lu[rows, p] = top
+        d = lu[:, j, j]
+        zero = d == 0
+        info[(info == 0) & zero] = j + 1
+        col = lu[:, j + 1:, j] / np.where(zero, 1, d)[:, None]  # a zero pivot has a zero column below it
+        lu[:, j + 1:, j] = col
+        lu[:, j + 1:, j + 1:] -= col[:, :, None] * lu[:, j, None, j + 1:]
+    return lu.reshape(a.shape), piv.reshape(batch + (k,)), info.reshape(batch)
+
+
+def _perm_np(piv: np.ndarray, m: int, dtype: Any) -> np.ndarray:
+    """The permutation matrices P (..., m, m) of LAPACK pivots, A = P L U."""
+    batch = piv.shape[:-1]
+    flat = piv.reshape(-1, piv.shape[-1]) - 1
+    perm = np.tile(np.arange(m), (flat.shape[0], 1))
+    rows = np.arange(flat.shape[0])
+    for j in range(flat.shape[1]):
+        a, b = perm[rows, j].copy(), perm[rows, flat[:, j]]
+        perm[rows, j] = b
+        perm[rows, flat[:, j]] = a
+    P = np.zeros((flat.shape[0], m, m), dtype)
+    P[rows[:, None], perm, np.arange(m)[None, :]] = 1  # row perm[i] of A is row i of L U
+    return P.reshape(batch + (m, m))
+
+
+# ------------------------------------------------------------------------------------------- inverse
+def _inv_np(a: np.ndarray) -> tuple:
+    """(inverse, info): LAPACK inverse; singular batch elements (info > 0) are nan."""
+    try:
+        return np.linalg.inv(a), np.zeros(a.shape[:-2], np.int32)
+    except np.linalg.LinAlgError:
+        info = _lu_np(a)[2]
+        ok = (info == 0)[..., None, None]
+        return np.where(ok, np.linalg.inv(np.where(ok, a, np.eye(a.shape[-1], dtype=a.dtype))), np.nan), info
+
+
+def _inv_vjp(inputs: Any, X: Any, grad: Any) -> Any:
+    Xh = _mH(X)
+    return (mint.neg(mint.matmul(mint.matmul(Xh, grad), Xh)),)
+
+
+def _inv_ex(A: Any, op: str, check_errors: bool) -> tuple:
+    """(inverse, info int32 (...)): host LAPACK, differentiable (d inv = -X dA X)."""
+    _square(A, op)
+    info = []
+
+    def compute(a: Any) -> Any:
+        x, inf = _inv_np(_float_np(a, op))
+        info.append(inf)
+        return _out(x, a)
+
+    X = _host_op(compute, _inv_vjp, A)
+    if check_errors:
+        _check_info(op, info[0], "inv")
+    return X, _MsTensor(info[0])
+
+
+@register("linalg_inv_ex", method=False, function=False, namespaces=("linalg",))
+def linalg_inv_ex(A: Any, *, check_errors: bool = False, out: Any = None) -> Any:
+    """(inverse (..., n, n), info (...) int32: 1-based index of the zero pivot of singular matrices)."""
+    X, info = _inv_ex(A, "linalg.inv_ex", check_errors)
+    return linalg_inv_ex_t(X, info)
+
+
+# --------------------------------------------------------------------------------------------- solve
+def _solve_vjp(inputs: Any, X: Any, grad: Any) -> Any:
+    A, B = inputs
+    gB = ops.matrix_solve(*_broadcast_batch(_mH(A), grad))
+    return _sum_to(mint.neg(mint.matmul(gB, _mH(X))), _shape(A)), _sum_to(gB, _shape(B))
+
+
+def _solve_ex(A: Any, B: Any, left: bool, op: str, check_errors: bool) -> tuple:
+    """(X, info) with A X = B (left) or X A = B; B a vector when B.ndim == 1 or B.shape == A.shape[:-1]
+    (torch's rule); batch dims broadcast; differentiable in A and B."""
+    _square(A, op)
+    _same_dtype(A, B, op)
+    if A.dtype not in (D.float32, D.float64, D.complex64, D.complex128):
+        _float_np(A, op)  # torch's dtype error
+    vec = len(_shape(B)) == 1 or _shape(B) == _shape(A)[:-1]
+    if vec and not left:
+        raise RuntimeError(f"{op}: Vector broadcasting of the left hand side is not supported for left=False. "
+                           "In this case linalg.solve is equivalent to B / A.squeeze(-1)")
+    if vec:
+        B = mint.unsqueeze(B, -1)
+    if not left:
+        A, B = _mT(A), _mT(B)
+    info = []
+
+    def compute(a: Any, b: Any) -> Any:
+        an, bn = _float_np(a, op), _float_np(b, op)
+        batch = np.broadcast_shapes(an.shape[:-2], bn.shape[:-2])
+        an = np.broadcast_to(an, batch + an.shape[-2:])
+        bn = np.broadcast_to(bn, batch + bn.shape[-2:])
+        try:
+            x, inf = np.linalg.solve(an, bn), np.zeros(batch, np.int32)
+        except np.linalg.LinAlgError:
+            inf = _lu_np(an)[2]
+            ok = (inf == 0)[..., None, None]
+            x = np.where(ok, np.linalg.solve(np.where(ok, an, np.eye(an.shape[-1], dtype=an.dtype)), bn), np.nan)
+        info.append(inf)
+        return _out(x, a)
+
+    if len(_shape(A)) < 2 or _shape(B)[-2] != _shape(A)[-1]:
+        raise RuntimeError(f"{op}: Incompatible shapes of A and B for the equation AX = B "
+                           f"({_shape(A)[-2]}x{_shape(A)[-1]} and {_shape(B)[-2]}x{_shape(B)[-1]})")
+    X = _host_op(compute, _solve_vjp, A, B)
+    if check_errors:
+        _check_info(op, info[0], "solve")
+    if not left:
+        X = _mT(X)
+    if vec:
+        X = mint.squeeze(X, -1)
+    return X, _MsTensor(info[0])
+
+
+@register("linalg_solve_ex", method=False, function=False, namespaces=("linalg",))
+def linalg_solve_ex(A: Any, B: Any, *, left: bool = True, check_errors: bool = False, out: Any = None) -> Any:
+    """(result, info (...) int32); result as linalg.solve (nan where A is singular and info > 0)."""
+    X, info = _solve_ex(A, B, left, "linalg.solve_ex", check_errors)
+    return linalg_solve_ex_t(X, info)
+
+
+# ------------------------------------------------------------------------------------------ cholesky
+def _cholesky_np(a: np.ndarray) -> tuple:
+    """(L, info): info = order of the first leading minor that is not positive-definite (LAPACK potrf)."""
+    try:
+        return np.linalg.cholesky(a), np.zeros(a.shape[:-2], np.int32)
+    except np.linalg.LinAlgError:
+        flat = a.reshape((-1,) + a.shape[-2:])
+        L, info = np.zeros_like(flat), np.zeros(flat.shape[0], np.int32)
+        for b, m in enumerate(flat):
+            try:
+                L[b] = np.linalg.cholesky(m)
+            except np.linalg.LinAlgError:
+                info[b] = next(k for k in range(1, m.shape[-1] + 1) if not _is_pd(m[:k, :k]))
+                L[b] = np.nan
+        return L.reshape(a.shape), info.reshape(a.shape[:-2])
+
+
+def _is_pd(m: np.ndarray) -> bool:
+    try:
+        np.linalg.cholesky(m)
+        return True
+    except np.linalg.LinAlgError:
+        return False
+
+
+def _cholesky_vjp(inputs: Any, L: Any, gL: Any) -> Any:
+    # torch's cholesky_backward: gA = L^-H phi(L^H gL) L^-1, phi = lower triangle with the diagonal halved,
+    # then symmetrized.
+    n = _shape(L)[-1]
+    half = _MsTensor(np.tri(n, dtype=D.to_numpy_dtype(L.dtype)) - 0.5 * np.eye(n, dtype=D.to_numpy_dtype(L.dtype)))
+    phi = mint.mul(mint.matmul(_mH(L), gL), half)
+    g = _tri_solve(_mH(L), phi, upper=True)                  # L^-H phi
+    g = _mH(_tri_solve(_mH(L), _mH(g), upper=True))          # (L^-H (L^-H phi)^H)^H = L^-H phi L^-1
+    return (mint.mul(mint.add(g, _mH(g)), _MsTensor(0.5, dtype=g.dtype)),)
+
+
+def _cholesky_ex(A: Any, upper: bool, op: str, check_errors: bool) -> tuple:
+    _square(A, op)
+    info = []
+
+    def compute(a: Any) -> Any:
+        L, inf = _cholesky_np(_float_np(a, op))
+        info.append(inf)
+        return _out(L, a)
+
+    L = _host_op(compute, _cholesky_vjp, A)
+    if check_errors:
+        _check_info(op, info[0], "cholesky")
+    return (_mH(L) if upper else L), _MsTensor(info[0])
+
+
+@register("linalg_cholesky_ex", method=False, function=False, namespaces=("linalg",))
+def linalg_cholesky_ex(A: Any, *, upper: bool = False, check_errors: bool = False, out: Any = None) -> Any:
+    """(L (..., n, n), info (...) int32: order of the first leading minor that is not positive-definite)."""
+    L, info = _cholesky_ex(A, upper, "linalg.cholesky_ex", check_errors)
+    return linalg_cholesky_ex_t(L, info)
+
+
+@register("cholesky_solve")
+def cholesky_solve(input: Any, input2: Any, upper: bool = False, *, out: Any = None) -> Any:
+    """X with (L L^H) X = input, L = input2 (lower; U^H U with upper=True); batched, differentiable."""
+    _same_dtype(input, input2, "cholesky_solve")
+    if len(_shape(input)) < 2 or len(_shape(input2)) < 2:
+        raise RuntimeError("b should have at least 2 dimensions, but has "
+                           f"{len(_shape(input))} dimensions instead")
+    return _host_op(lambda b, f: _cholesky_solve(b, f, upper), _cholesky_solve_vjp(upper), input, input2)
+
+
+def _cholesky_solve(B: Any, F: Any, upper: bool) -> Any:
+    """(L L^H)^-1 B with L = F (lower) or F^H (upper); only that triangle of F is read, as LAPACK potrs."""
+    L = _mH(F) if upper else F
+    return _tri_solve(_mH(L), _tri_solve(L, B, upper=False), upper=True)
+
+
+def _cholesky_solve_vjp(upper: bool) -> Any:
+    # torch's cholesky_solve_backward: the factor's gradient is not projected onto its triangle.
+    def vjp(inputs: Any, X: Any, grad: Any) -> Any:
+        B, F = inputs
+        gB = _cholesky_solve(grad, F, upper)
+        common = mint.matmul(gB, _mH(X))
+        common = mint.add(common, _mH(common))
+        gF = mint.neg(mint.matmul(F, common) if upper else mint.matmul(common, F))
+        return _sum_to(gB, _shape(B)), _sum_to(gF, _shape(F))
+    return vjp
+
+
+@register("cholesky_inverse")
+def cholesky_inverse(input: Any, upper: bool = False, *, out: Any = None) -> Any:
+    """(L L^H)^-1 (..., n, n) from its Cholesky factor L (or U with upper=True); differentiable."""
+    _square(input, "cholesky_inverse")
+
+    def compute(F: Any) -> Any:
+        return _cholesky_solve(ops.broadcast_to(_eye(_shape(F)[-1], F), _shape(F)), F, upper)
+
+    def vjp(inputs: Any, X: Any, grad: Any) -> Any:  # torch's cholesky_inverse_backward
+        (F,) = inputs
+        common = mint.matmul(X, mint.matmul(mint.add(grad, _mH(grad)), X))
+        return (mint.neg(mint.matmul(F, common) if upper else mint.matmul(common, F)),)
+
+    return _host_op(compute, vjp, input)
+
+
+# ------------------------------------------------------------------------------------- triangular solve
+@register("linalg_solve_triangular", method=False, function=False, namespaces=("linalg",))
+def linalg_solve_triangular(A: Any, B: Any, *, upper: bool, left: bool = True, unitriangular: bool = False,
+                            out: Any = None) -> Any:
+    """X with A X = B (left) or X A = B, A (..., n, n) upper/lower triangular, B (..., n, k) / (..., k, n);
+    batch dims broadcast; no singularity check (as torch); differentiable."""
+    _square(A, "linalg.solve_triangular")
+    _same_dtype(A, B, "linalg.solve_triangular")
+    if len(_shape(B)) < 2:
+        raise RuntimeError("linalg.solve_triangular: The input tensor B must have at least 2 dimensions.")
+    n = _shape(A)[-1]
+    if (_shape(B)[-2] if left else _shape(B)[-1]) != n:
+        raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the equation "
+                           f"{'AX = B' if left else 'XA = B'} ({_shape(A)[-2]}x{n} and "
+                           f"{_shape(B)[-2]}x{_shape(B)[-1]})")
+    if left:
+        return _tri_solve(A, B, upper, unitriangular)
+    return _mT(_tri_solve(_mT(A), _mT(B), not upper, unitriangular))
+
+
+@register("triangular_solve")
+def triangular_solve(input: Any, A: Any, upper: bool = True, transpose: bool = False,
+                     unitriangular: bool = False, *, out: Any = None) -> Any:
+    """torch.triangular_solve(b, A): (solution of op(A) X = b with op = transpose if requested, a copy of A)."""
+    _same_dtype(input, A, "triangular_solve")
+    M = _mT(A) if transpose else A
+    X = _tri_solve(M, input, upper != transpose, unitriangular)
+    return triangular_solve_t(X, mint.add(A, 0))
+
+
+# ----------------------------------------------------------------------------------------------- LU
+def _lu_vjp(inputs: Any, LU: Any, gLU: Any) -> Any:
+    # torch's linalg_lu_backward (square case) with P^T A = L U: gA = P L^-H (tril(L^H gL, -1) + triu(gU U^H))
+    # U^-H, where gL = tril(gLU, -1), gU = triu(gLU); P multiplies outside (applied in _lu_factor).
+    m, n = _shape(LU)[-2:]
+    if m != n:
+        raise NotImplementedError("mindtorch: the derivative of linalg.lu_factor / linalg.lu is implemented for "
+                                  "square matrices only")
+    L = mint.add(_tri_part(LU, False, strict=True), _eye(n, LU))
+    U = _tri_part(LU, True)
+    phi = mint.add(_tri_part(mint.matmul(_mH(L), _tri_part(gLU, False, strict=True)), False, strict=True),
+                   _tri_part(mint.matmul(_tri_part(gLU, True), _mH(U)), True))
+    g = _tri_solve(_mH(L), phi, upper=True, unitriangular=True)   # L^-H phi
+    return (_mH(_tri_solve(U, _mH(g), upper=True)),)             # (U^-1 (L^-H phi)^H)^H = L^-H phi U^-H
+
+
+def _lu_factor(A: Any, op: str) -> tuple:
+    """(LU packed, pivots int32, info int32, P (host permutation matrices)): A = P L U; LU differentiable
+    (square A) through P^T A."""
+    if len(_shape(A)) < 2:
+        raise RuntimeError(f"{op}: Expected tensor with 2 or more dimensions. Got size: {list(_shape(A))} instead")
+    a = _float_np(A, op)
+    lu, piv, info = _lu_np(a)
+    P = _perm_np(piv, a.shape[-2], a.dtype)
+    PtA = mint.matmul(_MsTensor(np.ascontiguousarray(np.swapaxes(P, -1, -2))), A)  # differentiable rows swap
+    LU = _host_op(lambda x: _out(lu, x), _lu_vjp, PtA)
+    return LU, _MsTensor(piv), _MsTensor(info), P
+
+
+@register("linalg_lu_factor_ex", method=False, function=False, namespaces=("linalg",))
+def linalg_lu_factor_ex(A: Any, *, pivot: bool = True, check_errors: bool = False, out: Any = None) -> Any:
+    """(LU (..., m, n) packed L\\U, pivots (..., min(m, n)) int32 1-based, info (...) int32)."""
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    LU, piv, info, _ = _lu_factor(A, "linalg.lu_factor_ex")
+    if check_errors:
+        _check_info("linalg.lu_factor_ex", info.asnumpy(), "inv")
+    return linalg_lu_factor_ex_t(LU, piv, info)
+
+
+@register("linalg_lu_factor", method=False, function=False, namespaces=("linalg",))
+def linalg_lu_factor(A: Any, *, pivot: bool = True, out: Any = None) -> Any:
+    """(LU packed, pivots): raises when a pivot is exactly zero (the factors could not be used by lu_solve)."""
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    LU, piv, info, _ = _lu_factor(A, "linalg.lu_factor")
+    inf = info.asnumpy().reshape(-1)
+    bad = np.nonzero(inf)[0]
+    if bad.size:
+        k = int(bad[0])
+        pre = _batch_prefix(info.asnumpy(), k)
+        raise RuntimeError(f"torch.linalg.lu_factor: {pre}U[{inf[k]},{inf[k]}] is zero and using it on "
+                           "lu_solve would result in a division by zero. If you still want to perform the "
+                           "factorization, consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+    return linalg_lu_factor_t(LU, piv)
+
+
+def _unpack(LU: Any) -> tuple:
+    """(L (..., m, k) unit lower, U (..., k, n)) from packed LU, k = min(m, n); differentiable."""
+    m, n = _shape(LU)[-2:]
+    k = min(m, n)
+    eye = _MsTensor(np.eye(m, k, dtype=D.to_numpy_dtype(LU.dtype)))
+    L = mint.add(_tri_part(LU[..., :, :k], False, strict=True), eye)
+    return L, _tri_part(LU[..., :k, :], True)
+
+
+@register("linalg_lu", method=False, function=False, namespaces=("linalg",))
+def linalg_lu(A: Any, *, pivot: bool = True, out: Any = None) -> Any:
+    """(P (..., m, m), L (..., m, k), U (..., k, n)) with A = P L U; differentiable (square A)."""
+    if not pivot:
+        raise RuntimeError("linalg.lu: LU without pivoting is not implemented on the CPU")
+    LU, _, _, P = _lu_factor(A, "linalg.lu")
+    L, U = _unpack(LU)
+    return linalg_lu_t(_out(P, A), L, U)
+
+
+@register("lu_unpack", method=False)
+def lu_unpack(LU_data: Any, LU_pivots: Any, unpack_data: bool = True, unpack_pivots: bool = True, *,
+              out: Any = None) -> Any:
+    """(P, L, U) from torch.lu / linalg.lu_factor output (empty tensors for the parts not unpacked)."""
+    m = _shape(LU_data)[-2]
+    empty = _out(np.zeros((0,), D.to_numpy_dtype(LU_data.dtype)), LU_data)
+    P = _out(_perm_np(LU_pivots.asnumpy(), m, D.to_numpy_dtype(LU_data.dtype)), LU_data) if unpack_pivots else empty
+    L, U = _unpack(LU_data) if unpack_data else (empty, empty)
+    return RT.lu_unpack(P, L, U)
+
+
+@register("lu", function=True, method=True)
+def lu(A: Any, pivot: bool = True, get_infos: bool = False, out: Any = None) -> Any:
+    """torch.lu / Tensor.lu (1.12): (LU, pivots) or (LU, pivots, infos)."""
+    if not pivot:
+        raise RuntimeError("lu without pivoting is not implemented on the CPU")
+    LU, piv, info, _ = _lu_factor(A, "lu")
+    return (LU, piv, info) if get_infos else (LU, piv)
+
+
+@register("linalg_lu_solve", method=False, function=False, namespaces=("linalg",))
+def linalg_lu_solve(LU: Any, pivots: Any, B: Any, *, left: bool = True, adjoint: bool = False,
+                    out: Any = None) -> Any:
+    """X with A X = B (A^H X = B with adjoint; X A = B with left=False) from A's lu_factor; differentiable in
+    LU and B (pivots are integers)."""
+    _square(LU, "linalg.lu_solve")
+    _same_dtype(LU, B, "linalg.lu_solve")
+    n = _shape(LU)[-1]
+    P = _MsTensor(_perm_np(pivots.asnumpy(), n, D.to_numpy_dtype(LU.dtype)))
+    L, U = _unpack(LU)
+
+    def solve(B: Any, adj: bool) -> Any:
+        if not adj:  # X = U^-1 L^-1 P^T B
+            return _tri_solve(U, _tri_solve(L, mint.matmul(_mT(P), B), False, True), True)
+        # A^H = U^H L^H P^T: X = P L^-H U^-H B
+        return mint.matmul(P, _tri_solve(_mH(L), _tri_solve(_mH(U), B, False), True, True))
+
+    if left:
+        return solve(B, adjoint)
+    return _mH(solve(_mH(B), not adjoint))  # X A = B <=> A^H X^H = B^H
+
+
+@register("lu_solve")
+def lu_solve(input: Any, LU_data: Any, LU_pivots: Any, *, out: Any = None) -> Any:
+    """torch.lu_solve(b, LU_data, LU_pivots) (1.12 spelling of linalg.lu_solve(LU, pivots, b))."""
+    return linalg_lu_solve(LU_data, LU_pivots, input)
+
+
+# -------------------------------------------------------------------------------------- matrix_exp
+# Padé(13) scaling and squaring (Higham 2005) from MindSpore matmuls and one solve (MindSpore 2.10's MatrixExp
+# has no CPU kernel).
+_PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0,
+           129060195264000.0, 10559470521600.0, 670442572800.0, 33522128640.0, 1323241920.0, 40840800.0,
+           960960.0, 16380.0, 182.0, 1.0)
+_THETA13 = 5.371920351148152
+
+
+@register("matrix_exp", namespaces=("linalg",))
+def matrix_exp(input: Any) -> Any:
+    """exp(A) of (batches of) square matrices, same shape and dtype; differentiable (backward as torch: the
+    top-right block of exp([[A^H, G], [0, A^H]]), exact where differentiating the Padé steps is not)."""
+    _square(input, "linalg.matrix_exp")
+    _float_np(input, "linalg.matrix_exp")
+    return _host_op(_expm, _expm_vjp, input)
+
+
+def _expm_vjp(inputs: Any, X: Any, grad: Any) -> Any:
+    Ah = _mH(inputs[0])
+    n = _shape(Ah)[-1]
+    top = mint.cat((Ah, grad), -1)
+    bottom = mint.cat((ops.zeros_like(Ah), Ah), -1)
+    return (_expm(mint.cat((top, bottom), -2))[..., :n, n:],)
+
+
+def _expm(input: Any) -> Any:
+    """Padé(13) scaling and squaring of (..., n, n)."""
+    a = input.asnumpy()
+    n = a.shape[-1]
+    if a.size == 0:
+        return mint.add(input, 0)
+    norm1 = float(np.abs(a).sum(-2).max())
+    s = max(0, int(np.ceil(np.log2(norm1 / _THETA13)))) if norm1 > _THETA13 else 0
+    A = mint.mul(input, _MsTensor(2.0 ** -s, dtype=input.dtype)) if s else input
+    b = [_MsTensor(c, dtype=input.dtype) for c in _PADE13]
+    eye = ops.broadcast_to(_eye(n, input), _shape(input))
+    A2 = mint.matmul(A, A)
+    A4 = mint.matmul(A2, A2)
+    A6 = mint.matmul(A4, A2)
+
+    def comb(c6: Any, c4: Any, c2: Any) -> Any:
+        return mint.add(mint.add(mint.mul(A6, c6), mint.mul(A4, c4)), mint.mul(A2, c2))
+
+    U = mint.matmul(A, mint.add(mint.matmul(A6, comb(b[13], b[11], b[9])),
+                                mint.add(comb(b[7], b[5], b[3]), mint.mul(eye, b[1]))))
+    V = mint.add(mint.matmul(A6, comb(b[12], b[10], b[8])), mint.add(comb(b[6], b[4], b[2]), mint.mul(eye, b[0])))
+    R = ops.matrix_solve(mint.sub(V, U), mint.add(V, U))
+    for _ in range(s):
+        R = mint.matmul(R, R)
+    return R
+
+
+# ------------------------------------------------------------------------------------------ eig
+def _eig_input(A: Any, op: str) -> np.ndarray:
+    _square(A, op)
+    a = _float_np(A, op)
+    if not np.all(np.isfinite(a)):
+        raise RuntimeError(f"{op}: input tensor should not contain infs or NaNs.")
+    return a
+
+
+def _complex_out(arr: np.ndarray, like: Any) -> Any:
+    """numpy's eig result (real when every eigenvalue is real) as torch's complex dtype."""
+    return _out(arr.astype(np.result_type(arr, np.complex64)), like)
+
+
+@register("linalg_eig", method=False, function=False, namespaces=("linalg",))
+def linalg_eig(A: Any, *, out: Any = None) -> Any:
+    """(eigenvalues (..., n), eigenvectors (..., n, n)), complex (complex64 for float32 input, complex128 for
+    float64), unit-norm eigenvectors as LAPACK geev (host numpy; backward raises NotImplementedError)."""
+    w, v = np.linalg.eig(_eig_input(A, "linalg.eig"))
+    no_grad = _no_vjp("linalg.eig")
+    return linalg_eig_t(_host_op(lambda a: _complex_out(w, a), no_grad, A),
+                        _host_op(lambda a: _complex_out(v, a), no_grad, A))
+
+
+@register("linalg_eigvals", method=False, function=False, namespaces=("linalg",))
+def linalg_eigvals(A: Any, *, out: Any = None) -> Any:
+    """Eigenvalues (..., n), complex, as linalg.eig (host numpy; backward raises NotImplementedError)."""
+    w = np.linalg.eigvals(_eig_input(A, "linalg.eigvals"))
+    return _host_op(lambda a: _complex_out(w, a), _no_vjp("linalg.eigvals"), A)
+
+
+# -------------------------------------------------------------------------------------------- cond
+@register("linalg_cond", method=False, function=False, namespaces=("linalg",))
+def linalg_cond(A: Any, p: Any = None, *, out: Any = None) -> Any:
+    """Condition number (...): p None/2/-2 from the singular values (any m x n; host, no autograd); p 'fro',
+    'nuc', 1, -1, inf, -inf as norm(A, p) * norm(inv(A), p) (square; inf where A is singular)."""
+    if len(_shape(A)) < 2:
+        raise RuntimeError("linalg.cond: The input tensor A must have at least 2 dimensions.")
+    if p is None or p in (2, -2):
+        s = linalg_svdvals(A)
+        hi, lo = s[..., 0], s[..., -1]
+        return mint.div(lo, hi) if p == -2 else mint.div(hi, lo)
+    if p not in ("fro", "nuc", 1, -1, float("inf"), float("-inf")):
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    _square(A, "linalg.cond")
+    X, info = _inv_ex(A, "linalg.cond", False)
+    X = mint.where(mint.isnan(X), ops.zeros_like(X), X)  # singular elements: nan -> finite, result set to inf
+    r = mint.mul(linalg_matrix_norm(A, p), linalg_matrix_norm(X, p))
+    return mint.where(mint.ne(info, 0), ops.full_like(r, float("inf")), r)
+
+
+# ------------------------------------------------------------------------------- tensorinv/tensorsolve
+@register("linalg_tensorinv", method=False, function=False, namespaces=("linalg",))
+def linalg_tensorinv(A: Any, ind: int = 2, *, out: Any = None) -> Any:
+    """The inverse of A as a linear map from its first `ind` dims to the rest: shape A.shape[ind:] +
+    A.shape[:ind]; differentiable."""
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    s = _shape(A)
+    rows, cols = int(np.prod(s[:ind])), int(np.prod(s[ind:]))
+    if rows != cols:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {cols} != {rows}")
+    X, _ = _inv_ex(mint.reshape(A, (rows, cols)), "linalg.inv", True)
+    return mint.reshape(X, s[ind:] + s[:ind])
+
+
+@register("linalg_tensorsolve", method=False, function=False, namespaces=("linalg",))
+def linalg_tensorsolve(A: Any, B: Any, dims: Any = None, *, out: Any = None) -> Any:
+    """X with tensordot(A, X, X.ndim) = B, X of shape A.shape[B.ndim:] (after moving `dims` of A to the
+    end); differentiable."""
+    n = len(_shape(A))
+    if dims is not None:
+        dims = [wrap_dim(d, n) for d in dims]
+        A = mint.permute(A, tuple([d for d in range(n) if d not in dims] + dims))
+    s, bs = _shape(A), _shape(B)
+    rest = s[len(bs):]
+    rows, cols = int(np.prod(bs)), int(np.prod(rest))
+    if s[:len(bs)] != bs or rows != cols:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+                           f"prod(self.shape[:other.ndim]), but got {cols} != {int(np.prod(s[:len(bs)]))}")
+    X, _ = _solve_ex(mint.reshape(A, (rows, cols)), mint.reshape(B, (rows,)), True, "linalg.solve", True)
+    return mint.reshape(X, rest)
+
+
+# ------------------------------------------------------------------------------------ products etc.
+@register("linalg_multi_dot", method=False, function=False, namespaces=("linalg",))
+def linalg_multi_dot(tensors: Any, *, out: Any = None) -> Any:
+    """Chained matmul of 2-D matrices; the first may be 1-D (a row vector), the last 1-D (a column vector),
+    and those dims are dropped from the result; differentiable."""
+    ts = list(tensors)
+    if len(ts) < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(ts)}")
+    for i, t in enumerate(ts):
+        d = len(_shape(t))
+        where = "the first tensor" if i == 0 else ("the last tensor" if i == len(ts) - 1 else f"tensor {i}")
+        if (0 < i < len(ts) - 1 and d != 2) or d not in (1, 2):
+            kind = "2D" if 0 < i < len(ts) - 1 else "1D or 2D"
+            raise RuntimeError(f"multi_dot(): {where} must be {kind} but got {d}D")
+        if t.dtype != ts[0].dtype:  # torch names the dtypes as C types here ("float", "double")
+            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor 0 is "
+                               f"{_c_name(ts[0].dtype)} and tensor {i} {_c_name(t.dtype)}")
+    first_vec, last_vec = len(_shape(ts[0])) == 1, len(_shape(ts[-1])) == 1
+    if first_vec:
+        ts[0] = mint.unsqueeze(ts[0], 0)
+    if last_vec:
+        ts[-1] = mint.unsqueeze(ts[-1], -1)
+    for i in range(1, len(ts)):
+        if _shape(ts[i - 1])[-1] != _shape(ts[i])[-2]:
+            raise RuntimeError(f"multi_dot(): tensors {i - 1} and {i} with shapes {list(_shape(ts[i - 1]))} and "
+                               f"{list(_shape(ts[i]))} cannot be multiplied")
+    r = ts[0]
+    for t in ts[1:]:
+        r = mint.matmul(r, t)
+    if last_vec:
+        r = mint.squeeze(r, -1)
+    if first_vec:
+        r = mint.squeeze(r, 0)
+    return r
+
+
+def _c_name(d: Any) -> str:
+    return {"Float": "float", "Double": "double", "Half": "c10::Half", "Long": "long int", "Int": "int"}.get(
+        D.scalar_name(d), D.scalar_name(d).lower())
+
+
+@register("linalg_vecdot", method=False, function=False, namespaces=("linalg",))
+def linalg_vecdot(x: Any, y: Any, *, dim: int = -1, out: Any = None) -> Any:
+    """sum(conj(x) * y, dim) with broadcasting; differentiable."""
+    if x.dtype != y.dtype:
+        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
+                           f"{D.scalar_name(x.dtype)} and y of type {D.scalar_name(y.dtype)} instead.")
+    xc = ops.conj(x) if x.dtype in (D.complex64, D.complex128) else x
+    prod = mint.mul(xc, y)
+    return mint.sum(prod, wrap_dim(dim, len(_shape(prod))))
+
+
+@register("linalg_vander", method=False, function=False, namespaces=("linalg",))
+def linalg_vander(x: Any, *, N: Optional[int] = None) -> Any:
+    """x (..., n) -> (..., n, N) with columns x^0, x^1, ..., x^(N-1) (N = n by default); differentiable
+    (repeated products, no pow: no nan gradient at x = 0)."""
+    s = _shape(x)
+    if not s:
+        raise RuntimeError("x must have at least one dimension.")
+    N = s[-1] if N is None else N
+    if N <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    if x.dtype == D.bool:
+        x = x.astype(D.int64)
+    cols = [ops.ones(s, x.dtype), x]
+    for _ in range(N - 2):  # repeated products: MindSpore's cumprod backward gives nan at x = 0
+        cols.append(mint.mul(cols[-1], x))
+    return ops.stack(cols, -1)
+
+
+@register("linalg_diagonal", method=False, function=False, namespaces=("linalg",))
+def linalg_diagonal(A: Any, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Any:
+    """torch.linalg.diagonal: torch.diagonal with the last two dims as defaults (a view)."""
+    from .shape import diagonal
+
+    return diagonal(A, offset, dim1, dim2)
+
+
+
+@register("linalg_matmul", method=False, function=False, namespaces=("linalg",))
+def linalg_matmul(input: Any, other: Any, *, out: Any = None) -> Any:
+    """torch.linalg.matmul: torch.matmul."""
+    from .misc import matmul
+
+    return matmul(input, other)
