@@ -1,5 +1,5 @@
 """torch.optim: torch's optimizers and lr schedulers on MindSpore (see optimizer.py for the two call styles)."""
-from . import lr_scheduler  # noqa: F401
+from . import lr_scheduler, swa_utils  # noqa: F401
 from .adadelta import Adadelta  # noqa: F401
 from .adagrad import Adagrad  # noqa: F401
 from .adam import Adam  # noqa: F401
@@ -13,3 +13,4 @@ from .radam import RAdam  # noqa: F401
 from .rmsprop import RMSprop  # noqa: F401
 from .rprop import Rprop  # noqa: F401
 from .sgd import SGD  # noqa: F401
+from .sparse_adam import SparseAdam  # noqa: F401
