@@ -167,6 +167,18 @@ def test_parameter_data_with_a_new_shape_or_dtype(reftorch):
     assert_same(*_both(reftorch, run))
 
 
+def test_parameter_data_assigned_itself_or_same_shape_keeps_dtype(reftorch):
+    def run(t):
+        m = t.nn.Linear(3, 2)
+        m(t.ones(1, 3))
+        m.weight.data = m.weight  # a no-op (it once flipped the dtype to float16 through a forced refresh)
+        m.bias.data = m.bias.data * 0 + 1
+        return str(m.weight.dtype), str(m.bias.dtype), m(t.ones(1, 3)).shape
+
+    ours, ref = run(torch), run(reftorch)
+    assert ours == ref
+
+
 # ------------------------------------------------------------------------------------------------ softmax
 def test_softmax_with_a_fully_masked_row_leaves_other_rows_right(reftorch):
     # MindSpore's CPU Softmax kernel corrupted the rows next to an all -inf row

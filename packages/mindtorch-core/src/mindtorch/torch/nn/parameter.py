@@ -54,7 +54,11 @@ def _as_ms_tensor(data: Any) -> _MsTensor:
 def replace_data(dst: Any, value: Any) -> None:
     """Make `dst` hold `value`'s data, shape and dtype in place (the object is kept): torch's `t.data = value`.
     Calls the C++ method directly, skipping ms.Tensor.assign_value's Python-level probes of `value`."""
-    if isinstance(dst, _MsParameter) and (dst.dtype != value.dtype or _TensorPy.shape.__get__(dst) != value.shape):
+    if value is dst:
+        return  # `p.data = p`: nothing to change (the refresh below would read the target dtype off dst itself)
+    # (the C++ shape getter returns a list: compared as a tuple, else every assignment took the refresh path)
+    if isinstance(dst, _MsParameter) and (dst.dtype != value.dtype or
+                                          tuple(_TensorPy.shape.__get__(dst)) != tuple(value.shape)):
         # MindSpore 2.10 keeps the dtype/shape a Parameter had when a primitive (BiasAdd, Conv2D, ...) last
         # inferred on it, and assign_value_cpp does not refresh it: after `linear.double()` the next F.linear
         # failed with "BiasAdd: input type must be same ... Ref[Tensor[Float32]]". set_dtype to another dtype
