@@ -275,7 +275,7 @@ def float_power(input: Any, exponent: Any) -> Any:
 
 
 def _unary(name: str, kernel: Callable, floating: bool = True, inplace: bool = True, aliases: Tuple = (),
-           namespaces: Tuple = (), refuse: Tuple = (), kernel_name: str = "") -> None:
+           namespaces: Tuple = (), refuse: Tuple = (), kernel_name: str = "", target: str = "default") -> None:
     """Register a one-tensor op; `floating` ops turn int/bool inputs into the default float dtype first;
     dtypes in `refuse` raise torch's "not implemented" error for `kernel_name`."""
     if refuse:
@@ -299,7 +299,7 @@ def _unary(name: str, kernel: Callable, floating: bool = True, inplace: bool = T
             return kernel(input)
     impl.__name__ = name
     impl.__doc__ = f"torch.{name}: elementwise, same shape as input."
-    register(name, inplace=inplace, aliases=aliases, namespaces=namespaces)(impl)
+    register(name, target=target, inplace=inplace, aliases=aliases, namespaces=namespaces)(impl)
 
 
 def _no_bool(name: str, kernel: Callable) -> Callable:
@@ -376,6 +376,42 @@ for _n, _k in (("sqrt", mint.sqrt), ("rsqrt", mint.rsqrt), ("exp", mint.exp), ("
     _unary(_n, _k, aliases={"asin": ("arcsin",), "acos": ("arccos",), "atan": ("arctan",), "asinh": ("arcsinh",),
                             "acosh": ("arccosh",), "atanh": ("arctanh",)}.get(_n, ()))
 _unary("tanh", mint.tanh, namespaces=("nn.functional",))
+
+
+# MindSpore 2.10's CPU kernels compute log1p and expm1 as log(1 + x) and exp(x) - 1 (float32 log1p(1e-10) == 0,
+# log1p(1e-3) off by 5e-5 relative; float64 by 1e-7), and its float32 tanh approximation leaves [-1, 1]
+# (tanh(5) = 1.0000097, so 1 - tanh(x)**2, which its backward uses, turns negative). On CPU these three are
+# rebuilt from kernels that are accurate there (atanh, tanh of small arguments, the float64 tanh), measured
+# against torch to a few ulp; other targets keep their native kernels.
+def _accurate_log1p(x: Any) -> Any:
+    """log1p(x) = 2 atanh(x / (2 + x)) for |x| < 0.5 (no cancellation), log(1 + x) beyond."""
+    if id(x.dtype) not in _REAL_FLOATS:
+        return mint.log1p(x)
+    small = mint.lt(mint.abs(x), 0.5)
+    xs = mint.where(small, x, ops.zeros_like(x))  # the unused branch sees 0: no inf/nan in its gradient
+    return mint.where(small, mint.mul(mint.atanh(mint.div(xs, mint.add(xs, 2.0))), 2.0), mint.log1p(x))
+
+
+def _accurate_expm1(x: Any) -> Any:
+    """expm1(x) = 2t / (1 - t), t = tanh(x / 2), for |x| < 0.5; exp(x) - 1 beyond."""
+    if id(x.dtype) not in _REAL_FLOATS:
+        return mint.expm1(x)
+    small = mint.lt(mint.abs(x), 0.5)
+    t = mint.tanh(mint.mul(mint.where(small, x, ops.zeros_like(x)), 0.5))
+    return mint.where(small, mint.div(mint.mul(t, 2.0), mint.sub(1.0, t)), mint.expm1(x))
+
+
+def _accurate_tanh(x: Any) -> Any:
+    """tanh through MindSpore's float64 kernel (accurate, within [-1, 1]), rounded back to the input's dtype."""
+    d = x.dtype
+    if id(d) not in _REAL_FLOATS or d is D.float64:
+        return mint.tanh(x)
+    return _cast(mint.tanh(_cast(x, D.float64)), d)
+
+
+_unary("log1p", _accurate_log1p, target="CPU")
+_unary("expm1", _accurate_expm1, target="CPU")
+_unary("tanh", _accurate_tanh, namespaces=("nn.functional",), target="CPU")
 _unary("sigmoid", mint.sigmoid, namespaces=("nn.functional",))
 _unary("ceil", _round_int_safe(mint.ceil), floating=False, refuse=(D.bool,), kernel_name="ceil_vml_cpu")
 _unary("floor", _round_int_safe(mint.floor), floating=False, refuse=(D.bool,), kernel_name="floor_vml_cpu")
