@@ -96,8 +96,10 @@ def test_weight_norm_matches_torch(reftorch, kind, dim):
         assert_same(out, rout, rtol=1e-5)
         (out ** 2).sum().backward()
         (rout ** 2).sum().backward()
-        assert_same(mine.weight_g.grad, ref.weight_g.grad, rtol=1e-4, atol=1e-5)
-        assert_same(mine.weight_v.grad, ref.weight_v.grad, rtol=1e-4, atol=1e-5)
+        # float32 sums over a batch of squared outputs (values ~30); the CPU convolution kernel is chosen by timing
+        # (_ops/_autotune.py), so the rounding, not the formula, varies from run to run
+        assert_same(mine.weight_g.grad, ref.weight_g.grad, rtol=1e-3, atol=1e-4)
+        assert_same(mine.weight_v.grad, ref.weight_v.grad, rtol=1e-3, atol=1e-4)
         opt.step()
         ropt.step()
     assert_same(mine.weight_g, ref.weight_g, rtol=1e-5)
