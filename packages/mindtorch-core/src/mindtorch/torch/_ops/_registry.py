@@ -457,6 +457,13 @@ def _make_inplace_dispatcher(entry: OpEntry) -> Callable:
     return dispatch_
 
 
+def kernel(name: str) -> Callable:
+    """This device target's implementation of table entry `name` (bound on first use): for compositions that must
+    use the same kernel as the torch function (`kernel("log1p")` is the accurate CPU log1p, see pointwise.py)."""
+    entry = TABLE[name]
+    return entry.bound or entry.bind()
+
+
 def register(
     name: str,
     *,

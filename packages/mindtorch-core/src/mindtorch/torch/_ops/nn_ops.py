@@ -24,7 +24,7 @@ from .. import _dtype as D
 from .. import _ms
 from ..autograd.function import Function
 from . import _autotune
-from ._registry import _DISPATCHERS, inplace_source, register, write_back
+from ._registry import _DISPATCHERS, inplace_source, kernel, register, write_back
 
 _MsTensor = ms.Tensor
 _NS = ("nn.functional",)
@@ -1155,13 +1155,14 @@ def _leaky_relu(input: Any, negative_slope: float = 0.01) -> Any:
 @_act("elu", inplace=True)
 def _elu(input: Any, alpha: float = 1.0) -> Any:
     """x if x > 0 else alpha * (exp(x) - 1)."""
-    return ops.where(ops.gt(input, 0), input, ops.mul(ops.expm1(ops.minimum(input, 0.0)), alpha))
+    return ops.where(ops.gt(input, 0), input, ops.mul(kernel("expm1")(ops.minimum(input, 0.0)), alpha))
 
 
 @_act("celu", function=True, inplace=True)
 def _celu(input: Any, alpha: float = 1.0) -> Any:
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
-    return ops.where(ops.gt(input, 0), input, ops.mul(ops.expm1(ops.div(ops.minimum(input, 0.0), alpha)), alpha))
+    return ops.where(ops.gt(input, 0), input,
+                     ops.mul(kernel("expm1")(ops.div(ops.minimum(input, 0.0), alpha)), alpha))
 
 
 @_act("selu", function=True, inplace=True)
@@ -1177,7 +1178,7 @@ def _gelu(input: Any, approximate: str = "none") -> Any:
         return ops.mul(ops.mul(input, 0.5), ops.add(ops.erf(ops.mul(input, 1.0 / math.sqrt(2.0))), 1.0))
     if approximate == "tanh":
         inner = ops.mul(ops.add(input, ops.mul(ops.pow(input, 3), 0.044715)), math.sqrt(2.0 / math.pi))
-        return ops.mul(ops.mul(input, 0.5), ops.add(ops.tanh(inner), 1.0))
+        return ops.mul(ops.mul(input, 0.5), ops.add(kernel("tanh")(inner), 1.0))
     raise RuntimeError(f"approximate argument must be either none or tanh. (got '{approximate}')")
 
 
@@ -1190,7 +1191,7 @@ def _silu(input: Any) -> Any:
 @_act("mish")
 def _mish(input: Any) -> Any:
     """x * tanh(softplus(x))."""
-    return ops.mul(input, ops.tanh(_softplus(input)))
+    return ops.mul(input, kernel("tanh")(_softplus(input)))
 
 
 @_act("hardtanh", inplace=True)
@@ -1232,7 +1233,7 @@ def _rrelu(input: Any, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training:
 
 def _softplus(input: Any, beta: float = 1.0, threshold: float = 20.0) -> Any:
     bx = ops.mul(input, beta)
-    soft = ops.div(ops.log1p(ops.exp(ops.minimum(bx, threshold))), beta)
+    soft = ops.div(kernel("log1p")(ops.exp(ops.minimum(bx, threshold))), beta)
     return ops.where(ops.gt(bx, threshold), input, soft)
 
 
@@ -1266,13 +1267,13 @@ def softshrink(input: Any, lambd: float = 0.5) -> Any:
 @register("tanhshrink", function=False, method=False, namespaces=_NS)
 def tanhshrink(input: Any) -> Any:
     """x - tanh(x)."""
-    return ops.sub(input, ops.tanh(input))
+    return ops.sub(input, kernel("tanh")(input))
 
 
 @register("logsigmoid", function=False, method=False, namespaces=_NS)
 def logsigmoid(input: Any) -> Any:
     """log(sigmoid(x)) = -softplus(-x), computed stably."""
-    return ops.sub(ops.minimum(input, 0.0), ops.log1p(ops.exp(ops.neg(ops.abs(input)))))
+    return ops.sub(ops.minimum(input, 0.0), kernel("log1p")(ops.exp(ops.neg(ops.abs(input)))))
 
 
 @register("glu", function=False, method=False, namespaces=_NS)
@@ -1600,7 +1601,7 @@ def binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None
     if _shape(target) != _shape(input):
         raise ValueError(f"Target size ({list(_shape(target))}) must be the same as input size "
                          f"({list(_shape(input))})")
-    sp = ops.add(ops.log1p(ops.exp(ops.neg(ops.abs(input)))), ops.maximum(ops.neg(input), 0.0))
+    sp = ops.add(kernel("log1p")(ops.exp(ops.neg(ops.abs(input)))), ops.maximum(ops.neg(input), 0.0))
     if pos_weight is not None:
         lw = ops.add(ops.mul(ops.sub(pos_weight, 1.0), target), 1.0)
         loss = ops.add(ops.mul(ops.sub(1.0, target), input), ops.mul(lw, sp))
@@ -1741,7 +1742,7 @@ def soft_margin_loss(input: Any, target: Any, size_average: Any = None, reduce: 
                      reduction: str = "mean") -> Any:
     """log(1 + exp(-y x))."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    return _reduce(ops.log1p(ops.exp(ops.mul(ops.neg(target), input))), reduction)
+    return _reduce(kernel("log1p")(ops.exp(ops.mul(ops.neg(target), input))), reduction)
 
 
 @register("multilabel_soft_margin_loss", function=False, method=False, namespaces=_NS)
