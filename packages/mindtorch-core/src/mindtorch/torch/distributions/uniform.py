@@ -5,6 +5,7 @@ from typing import Any, Optional
 
 import mindtorch.torch as torch
 
+from . import constraints
 from .distribution import Distribution
 from .utils import broadcast_all
 
@@ -12,7 +13,9 @@ from .utils import broadcast_all
 class Uniform(Distribution):
     """Uniform on [low, high) (low < high), broadcast to one batch shape."""
 
-    arg_constraints = {"low": ("real", 0.0), "high": ("real", 0.0)}
+    # the bounds constrain each other, which a per-parameter constraint cannot express: checked in __init__
+    arg_constraints = {"low": constraints.dependent(is_discrete=False, event_dim=0),
+                       "high": constraints.dependent(is_discrete=False, event_dim=0)}
     has_rsample = True
 
     def __init__(self, low: Any, high: Any, validate_args: Optional[bool] = None) -> None:
@@ -21,9 +24,17 @@ class Uniform(Distribution):
         if self._validate_args and not bool(torch.lt(self.low, self.high).all()):
             raise ValueError("Uniform is not defined when low>= high")
 
+    @constraints.dependent_property(is_discrete=False, event_dim=0)
+    def support(self) -> Any:
+        return constraints.interval(self.low, self.high)
+
     @property
     def mean(self) -> Any:
         return (self.high + self.low) / 2
+
+    @property
+    def mode(self) -> Any:
+        return float("nan") * self.high
 
     @property
     def stddev(self) -> Any:
@@ -40,14 +51,13 @@ class Uniform(Distribution):
     def log_prob(self, value: Any) -> Any:
         if self._validate_args:
             self._validate_sample(value)
-            if not bool(((value >= self.low) & (value < self.high)).all()):
-                raise ValueError("Expected value argument to be within the support (Interval) of the distribution "
-                                 f"{self!r}, but found invalid values:\n{value}")
         lb = self.low.le(value).type_as(self.low)
         ub = self.high.gt(value).type_as(self.low)
         return torch.log(lb.mul(ub)) - torch.log(self.high - self.low)
 
     def cdf(self, value: Any) -> Any:
+        if self._validate_args:
+            self._validate_sample(value)
         return ((value - self.low) / (self.high - self.low)).clamp(min=0, max=1)
 
     def icdf(self, value: Any) -> Any:
