@@ -215,3 +215,18 @@ def test_inplace_without_twin_match_torch(reftorch, case):
         return x
 
     assert_same(run(torch), run(reftorch))
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_select_and_unbind_backward(reftorch, dim):
+    # MindSpore's own select view has a backward that fails on CPU (InplaceCopy kernel); ours is narrow + squeeze
+    data = np.arange(12, dtype=np.float32).reshape(3, 4)
+    grads = []
+    for t in (torch, reftorch):
+        x = t.tensor(data, requires_grad=True)
+        loss = (x.select(dim, 1) * 3).sum() + sum((u * t.arange(1.0, 1.0 + u.shape[0])).sum()
+                                                   for u in (x * 1).unbind(dim))
+        loss = loss + t.stack([x.select(0, i) for i in range(3)]).pow(2).sum()
+        loss.backward()
+        grads.append(x.grad)
+    assert_same(grads[0], grads[1])

@@ -461,7 +461,13 @@ def unbind(input: Any, dim: int = 0) -> Any:
     if n == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     d = wrap_dim(dim, n)
-    return tuple(mint.select(input, d, i) for i in range(_shape(input)[d]))
+    return tuple(_select(input, d, i) for i in range(_shape(input)[d]))
+
+
+def _select(input: Any, d: int, i: int) -> Any:
+    """The view `input[..., i, ...]` at dim d, built as narrow + squeeze (both views): the backward of MindSpore's
+    own select view (SelectExtView) fails on CPU ("InplaceCopy, an unexpected kernel has been launched")."""
+    return mint.squeeze(mint.narrow(input, d, i, 1), d)
 
 
 @register("narrow")
@@ -492,7 +498,7 @@ def select(input: Any, dim: int, index: int) -> Any:
     if not -size <= index < size:
         raise IndexError(f"select(): index {index} out of range for tensor of size {list(_shape(input))} at "
                          f"dimension {d}")
-    return mint.select(input, d, index % size)
+    return _select(input, d, index % size)
 
 
 # ----------------------------------------------------------------------------------- reorder elements
