@@ -50,3 +50,18 @@ def wrap_dim(dim: int, ndim: int, op: str = "") -> int:
 
 def dtype_arg(dtype: Union[None, Any]) -> Any:
     return D.to_dtype(dtype)
+
+
+_FLOAT64 = D.float64
+_REAL_NUMBER_TYPES = (float, int, np.integer, np.floating)
+
+
+def scalar_arg(v: Any, like: Any) -> Any:
+    """A Python number `v` as the scalar operand of a MindSpore op whose tensor operand is `like`, at torch's
+    precision. MindSpore 2.10 rounds a Python float given to an op (`ops.mul(x, 0.3)`, `ops.clamp(x, lo, hi)`,
+    `ops.pow(x, 2.5)`...) to float32 even when `x` is float64 (results off by ~1e-8 relative, where torch keeps
+    the full double), so for a float64 `like` the number becomes a 0-d float64 tensor. Every other dtype gets `v`
+    back untouched: the tensor-scalar kernels are exact and faster there, and the check costs no op."""
+    if like.dtype is _FLOAT64 and isinstance(v, _REAL_NUMBER_TYPES) and type(v) is not bool:  # np.float64 too
+        return _MsTensor(float(v), dtype=_FLOAT64)
+    return v

@@ -22,7 +22,7 @@ from .. import _dtype as D
 from .. import _ms
 from .. import return_types as RT
 from ..autograd.function import Function
-from ._args import wrap_dim
+from ._args import scalar_arg, wrap_dim
 from ._registry import register
 
 _MsTensor = ms.Tensor
@@ -101,7 +101,7 @@ def _vector_norm(x: Any, ord: Any, dim: Any, keepdim: bool, dtype: Any) -> Any:
         return mint.sum(a, dims, keepdim)
     if ord == 2:
         return mint.sqrt(mint.sum(mint.mul(a, a), dims, keepdim))
-    return mint.pow(mint.sum(mint.pow(a, ord), dims, keepdim), 1.0 / ord)
+    return mint.pow(mint.sum(mint.pow(a, scalar_arg(ord, a)), dims, keepdim), scalar_arg(1.0 / ord, a))
 
 
 @register("linalg_vector_norm", method=False, function=False, namespaces=("linalg",))

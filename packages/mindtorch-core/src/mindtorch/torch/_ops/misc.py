@@ -17,7 +17,7 @@ from mindspore import mint, ops
 
 from .. import _dtype as D
 from .. import return_types as RT
-from ._args import wrap_dim
+from ._args import scalar_arg, wrap_dim
 from ._registry import register
 
 _MsTensor = ms.Tensor
@@ -324,10 +324,10 @@ def outer(input: Any, vec2: Any, *, out: Any = None) -> Any:
 
 def _beta_alpha(res: Any, base: Any, beta: Any, alpha: Any) -> Any:
     if alpha != 1:
-        res = mint.mul(res, alpha)
+        res = mint.mul(res, scalar_arg(alpha, res))
     if beta == 0:  # torch ignores input entirely (nan/inf in it do not propagate)
         return res
-    b = base if beta == 1 else mint.mul(base, beta)
+    b = base if beta == 1 else mint.mul(base, scalar_arg(beta, base))
     return mint.add(b, res)
 
 
@@ -803,7 +803,7 @@ def _trapezoid(y: Any, x: Any, dx: Any, dim: int) -> Any:
     hi, lo = ops.narrow(y, d, 1, n - 1), ops.narrow(y, d, 0, n - 1)
     mid = mint.add(hi, lo)
     if x is None:
-        return mint.mul(ops.sum(mid, d), (1.0 if dx is None else dx) / 2.0)
+        return mint.mul(ops.sum(mid, d), scalar_arg((1.0 if dx is None else dx) / 2.0, mid))
     if x.ndim == 1:
         spacing = mint.sub(ops.narrow(x, 0, 1, n - 1), ops.narrow(x, 0, 0, n - 1))
         shape = [1] * y.ndim
@@ -873,7 +873,9 @@ def renorm(input: Any, p: float, dim: int, maxnorm: float) -> Any:
         raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
     d = wrap_dim(dim, input.ndim)
     others = tuple(i for i in range(input.ndim) if i != d)
-    norms = mint.pow(ops.sum(mint.pow(mint.abs(input), float(p)), others, keepdim=True), 1.0 / float(p))
-    factor = mint.where(mint.gt(norms, maxnorm), mint.div(float(maxnorm), mint.add(norms, 1e-7)),
+    p, maxnorm = float(p), scalar_arg(float(maxnorm), input)
+    norms = mint.pow(ops.sum(mint.pow(mint.abs(input), scalar_arg(p, input)), others, keepdim=True),
+                     scalar_arg(1.0 / p, input))
+    factor = mint.where(mint.gt(norms, maxnorm), mint.div(maxnorm, mint.add(norms, scalar_arg(1e-7, norms))),
                         ops.ones_like(norms))
     return mint.mul(input, factor)

@@ -24,6 +24,7 @@ from .. import _dtype as D
 from .. import _ms
 from ..autograd.function import Function
 from . import _autotune
+from ._args import scalar_arg as _sc  # _sc(v, x): Python number v as x's scalar operand, exact for float64
 from ._registry import _DISPATCHERS, inplace_source, kernel, register, write_back
 
 _MsTensor = ms.Tensor
@@ -718,15 +719,15 @@ def adaptive_max_pool3d(input: Any, output_size: Any, return_indices: bool = Fal
 def lp_pool1d(input: Any, norm_type: float, kernel_size: int, stride: Any = None, ceil_mode: bool = False) -> Any:
     """(sum over window of x^p)^(1/p), as torch computes it (sign(x)relu(|avg|) * k)^(1/p)."""
     k = _ntuple(kernel_size, 1)
-    out = avg_pool1d(ops.pow(input, norm_type), k, stride, 0, ceil_mode)
-    return ops.pow(ops.mul(ops.mul(ops.sign(out), ops.relu(ops.abs(out))), float(k[0])), 1.0 / norm_type)
+    out = avg_pool1d(ops.pow(input, _sc(norm_type, input)), k, stride, 0, ceil_mode)
+    return ops.pow(ops.mul(ops.mul(ops.sign(out), ops.relu(ops.abs(out))), float(k[0])), _sc(1.0 / norm_type, out))
 
 
 @register("lp_pool2d", function=False, method=False, namespaces=_NS)
 def lp_pool2d(input: Any, norm_type: float, kernel_size: Any, stride: Any = None, ceil_mode: bool = False) -> Any:
     kh, kw = _ntuple(kernel_size, 2)
-    out = avg_pool2d(ops.pow(input, norm_type), (kh, kw), stride, 0, ceil_mode)
-    return ops.pow(ops.mul(ops.mul(ops.sign(out), ops.relu(ops.abs(out))), float(kh * kw)), 1.0 / norm_type)
+    out = avg_pool2d(ops.pow(input, _sc(norm_type, input)), (kh, kw), stride, 0, ceil_mode)
+    return ops.pow(ops.mul(ops.mul(ops.sign(out), ops.relu(ops.abs(out))), float(kh * kw)), _sc(1.0 / norm_type, out))
 
 
 def _max_unpoolnd(input: Any, indices: Any, kernel_size: Any, stride: Any, padding: Any, output_size: Any,
@@ -798,9 +799,11 @@ def batch_norm(input: Any, running_mean: Any, running_var: Any, weight: Any = No
         # the statistics the normalisation itself computed (not recorded: torch's buffer update is no_grad)
         m = float(momentum) if momentum is not None else 0.1
         mean = ops.stop_gradient(mean).astype(running_mean.dtype)
-        var = ops.stop_gradient(var).astype(running_var.dtype) * (count / (count - 1))
-        write_back(running_mean, ops.add(ops.mul(running_mean, 1 - m), ops.mul(mean, m)))
-        write_back(running_var, ops.add(ops.mul(running_var, 1 - m), ops.mul(var, m)))
+        var = ops.stop_gradient(var).astype(running_var.dtype)
+        var = ops.mul(var, _sc(count / (count - 1), var))  # not `*`: ms.Tensor's operator rounds the float too
+        m, keep = _sc(m, running_mean), _sc(1 - m, running_mean)
+        write_back(running_mean, ops.add(ops.mul(running_mean, keep), ops.mul(mean, m)))
+        write_back(running_var, ops.add(ops.mul(running_var, keep), ops.mul(var, m)))
     return out
 
 
@@ -810,7 +813,7 @@ def _batch_norm_eval(input: Any, running_mean: Any, running_var: Any, weight: An
     x * alpha + beta, alpha = weight / sqrt(var + eps) and beta = bias - mean * alpha computed on the (C,)
     tensors, so the big tensor is touched by 2 kernels instead of 4."""
     nd = input.ndim
-    alpha = ops.rsqrt(ops.add(running_var, eps))
+    alpha = ops.rsqrt(ops.add(running_var, _sc(eps, running_var)))
     if weight is not None:
         alpha = ops.mul(alpha, weight)
     beta = ops.neg(ops.mul(running_mean, alpha))
@@ -910,7 +913,7 @@ def _bn_train_composed(input: Any, weight: Any, bias: Any, eps: float) -> Tuple[
     mean = ops.mean(input, axes, keep_dims=True)
     xc = ops.sub(input, mean)
     var = ops.mean(ops.square(xc), axes, keep_dims=True)
-    scale = ops.rsqrt(ops.add(var, eps))
+    scale = ops.rsqrt(ops.add(var, _sc(eps, var)))
     if weight is not None:
         scale = ops.mul(scale, _bcast_channel(weight, nd))
     out = ops.mul(xc, scale)
@@ -932,13 +935,15 @@ def instance_norm(input: Any, running_mean: Any = None, running_var: Any = None,
         if running_mean is not None and running_var is not None:
             count = int(np.prod([_shape(input)[a] for a in axes]))
             bm = ops.mean(_no_grad(_reshape(mean, _shape(mean)[:2])), 0)
-            bv = ops.mean(_no_grad(_reshape(var, _shape(var)[:2])), 0) * (count / max(count - 1, 1))
-            write_back(running_mean, ops.add(ops.mul(running_mean, 1 - momentum), ops.mul(bm, momentum)))
-            write_back(running_var, ops.add(ops.mul(running_var, 1 - momentum), ops.mul(bv, momentum)))
-        out = ops.mul(xc, ops.rsqrt(ops.add(var, eps)))
+            bv = ops.mean(_no_grad(_reshape(var, _shape(var)[:2])), 0)
+            bv = ops.mul(bv, _sc(count / max(count - 1, 1), bv))
+            m, keep = _sc(momentum, running_mean), _sc(1 - momentum, running_mean)
+            write_back(running_mean, ops.add(ops.mul(running_mean, keep), ops.mul(bm, m)))
+            write_back(running_var, ops.add(ops.mul(running_var, keep), ops.mul(bv, m)))
+        out = ops.mul(xc, ops.rsqrt(ops.add(var, _sc(eps, var))))
     else:
         out = ops.mul(ops.sub(input, _bcast_channel(running_mean, nd)),
-                      ops.rsqrt(ops.add(_bcast_channel(running_var, nd), eps)))
+                      ops.rsqrt(ops.add(_bcast_channel(running_var, nd), _sc(eps, running_var))))
     if weight is not None:
         out = ops.mul(out, _bcast_channel(weight, nd))
     if bias is not None:
@@ -961,7 +966,7 @@ def layer_norm(input: Any, normalized_shape: Any, weight: Any = None, bias: Any 
     mean = ops.mean(input, axes, keep_dims=True)
     xc = ops.sub(input, mean)
     var = ops.mean(ops.mul(xc, xc), axes, keep_dims=True)
-    out = ops.mul(xc, ops.rsqrt(ops.add(var, eps)))
+    out = ops.mul(xc, ops.rsqrt(ops.add(var, _sc(eps, var))))
     if weight is not None:
         out = ops.mul(out, weight)
     if bias is not None:
@@ -982,7 +987,7 @@ def group_norm(input: Any, num_groups: int, weight: Any = None, bias: Any = None
     mean = ops.mean(x, 2, keep_dims=True)
     xc = ops.sub(x, mean)
     var = ops.mean(ops.mul(xc, xc), 2, keep_dims=True)
-    out = _reshape(ops.mul(xc, ops.rsqrt(ops.add(var, eps))), shp)
+    out = _reshape(ops.mul(xc, ops.rsqrt(ops.add(var, _sc(eps, var)))), shp)
     if weight is not None:
         out = ops.mul(out, _bcast_channel(weight, len(shp)))
     if bias is not None:
@@ -1002,7 +1007,7 @@ def local_response_norm(input: Any, size: int, alpha: float = 1e-4, beta: float 
     div = ops.pad(div, (0, 0, size // 2, (size - 1) // 2))
     div = _avg_poolnd(div, (size, 1), 1, 0, False, True, None, 2)
     div = _reshape(ops.squeeze(div, 1), shp)
-    div = ops.pow(ops.add(ops.mul(div, alpha), k), beta)
+    div = ops.pow(ops.add(ops.mul(div, _sc(alpha, div)), _sc(k, div)), _sc(beta, div))
     return ops.div(input, div)
 
 
@@ -1010,7 +1015,7 @@ def local_response_norm(input: Any, size: int, alpha: float = 1e-4, beta: float 
 def normalize(input: Any, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Any = None) -> Any:
     """x / max(||x||_p over dim, eps)."""
     norm = _pnorm(input, p, dim, keepdim=True)
-    return ops.div(input, ops.clamp(norm, min=eps))
+    return ops.div(input, ops.clamp(norm, min=_sc(eps, norm)))
 
 
 def _pnorm(x: Any, p: float, dim: Any, keepdim: bool = False) -> Any:
@@ -1020,7 +1025,7 @@ def _pnorm(x: Any, p: float, dim: Any, keepdim: bool = False) -> Any:
         return ops.sum(ops.abs(x), dim, keepdim)
     if p == float("inf"):
         return ops.amax(ops.abs(x), dim, keepdim)
-    return ops.pow(ops.sum(ops.pow(ops.abs(x), p), dim, keepdim), 1.0 / p)
+    return ops.pow(ops.sum(ops.pow(ops.abs(x), _sc(p, x)), dim, keepdim), _sc(1.0 / p, x))
 
 
 # ----------------------------------------------------------------------------------------------- dropout
@@ -1045,7 +1050,7 @@ def dropout(input: Any, p: float = 0.5, training: bool = True, inplace: bool = F
     if p == 1.0:
         out = ops.mul(input, _scalar(0.0, input))
     else:
-        out = ops.mul(input, ops.mul(_keep_mask(_shape(input), p, input.dtype), 1.0 / (1.0 - p)))
+        out = ops.mul(input, ops.mul(_keep_mask(_shape(input), p, input.dtype), _sc(1.0 / (1.0 - p), input)))
     return write_back(input, out) if inplace else out
 
 
@@ -1149,35 +1154,36 @@ def _relu6(input: Any) -> Any:
 @_act("leaky_relu", inplace=True)
 def _leaky_relu(input: Any, negative_slope: float = 0.01) -> Any:
     """x if x >= 0 else negative_slope * x."""
-    return ops.where(ops.ge(input, 0), input, ops.mul(input, negative_slope))
+    return ops.where(ops.ge(input, 0), input, ops.mul(input, _sc(negative_slope, input)))
 
 
 @_act("elu", inplace=True)
 def _elu(input: Any, alpha: float = 1.0) -> Any:
     """x if x > 0 else alpha * (exp(x) - 1)."""
-    return ops.where(ops.gt(input, 0), input, ops.mul(kernel("expm1")(ops.minimum(input, 0.0)), alpha))
+    return ops.where(ops.gt(input, 0), input, ops.mul(kernel("expm1")(ops.minimum(input, 0.0)), _sc(alpha, input)))
 
 
 @_act("celu", function=True, inplace=True)
 def _celu(input: Any, alpha: float = 1.0) -> Any:
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
-    return ops.where(ops.gt(input, 0), input,
-                     ops.mul(kernel("expm1")(ops.div(ops.minimum(input, 0.0), alpha)), alpha))
+    a = _sc(alpha, input)
+    return ops.where(ops.gt(input, 0), input, ops.mul(kernel("expm1")(ops.div(ops.minimum(input, 0.0), a)), a))
 
 
 @_act("selu", function=True, inplace=True)
 def _selu(input: Any) -> Any:
     """scale * elu(x, alpha) with SELU's constants."""
-    return ops.mul(_elu(input, _SELU_ALPHA), _SELU_SCALE)
+    return ops.mul(_elu(input, _SELU_ALPHA), _sc(_SELU_SCALE, input))
 
 
 @_act("gelu")
 def _gelu(input: Any, approximate: str = "none") -> Any:
     """x * Phi(x) ('none', erf) or its tanh approximation ('tanh')."""
     if approximate == "none":
-        return ops.mul(ops.mul(input, 0.5), ops.add(ops.erf(ops.mul(input, 1.0 / math.sqrt(2.0))), 1.0))
+        return ops.mul(ops.mul(input, 0.5), ops.add(ops.erf(ops.mul(input, _sc(1.0 / math.sqrt(2.0), input))), 1.0))
     if approximate == "tanh":
-        inner = ops.mul(ops.add(input, ops.mul(ops.pow(input, 3), 0.044715)), math.sqrt(2.0 / math.pi))
+        inner = ops.mul(ops.add(input, ops.mul(ops.pow(input, 3), _sc(0.044715, input))),
+                        _sc(math.sqrt(2.0 / math.pi), input))
         return ops.mul(ops.mul(input, 0.5), ops.add(kernel("tanh")(inner), 1.0))
     raise RuntimeError(f"approximate argument must be either none or tanh. (got '{approximate}')")
 
@@ -1199,7 +1205,7 @@ def _hardtanh(input: Any, min_val: float = -1.0, max_val: float = 1.0) -> Any:
     """clamp(x, min_val, max_val)."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    return ops.clamp(input, min_val, max_val)
+    return ops.clamp(input, _sc(min_val, input), _sc(max_val, input))
 
 
 @_act("hardswish")
@@ -1217,7 +1223,7 @@ def _hardsigmoid(input: Any) -> Any:
 @_act("threshold", function=True, inplace=True)
 def _threshold(input: Any, threshold: float, value: float) -> Any:
     """x if x > threshold else value."""
-    return ops.where(ops.gt(input, threshold), input, ops.cast(_scalar(value, input), input.dtype))
+    return ops.where(ops.gt(input, _sc(threshold, input)), input, ops.cast(_scalar(value, input), input.dtype))
 
 
 @_act("rrelu", function=True, inplace=True)
@@ -1227,11 +1233,12 @@ def _rrelu(input: Any, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training:
         a = ops.uniform(_shape(input), _MsTensor(float(lower), ms.float32), _MsTensor(float(upper), ms.float32))
         a = ops.cast(a, input.dtype)
     else:
-        a = (lower + upper) / 2
+        a = _sc((lower + upper) / 2, input)
     return ops.where(ops.ge(input, 0), input, ops.mul(input, a))
 
 
 def _softplus(input: Any, beta: float = 1.0, threshold: float = 20.0) -> Any:
+    beta, threshold = _sc(beta, input), _sc(threshold, input)
     bx = ops.mul(input, beta)
     soft = ops.div(kernel("log1p")(ops.exp(ops.minimum(bx, threshold))), beta)
     return ops.where(ops.gt(bx, threshold), input, soft)
@@ -1252,7 +1259,7 @@ def softsign(input: Any) -> Any:
 @register("hardshrink", method=True, namespaces=_NS)
 def hardshrink(input: Any, lambd: float = 0.5) -> Any:
     """x if |x| > lambd else 0."""
-    return ops.where(ops.gt(ops.abs(input), lambd), input, ops.zeros_like(input))
+    return ops.where(ops.gt(ops.abs(input), _sc(lambd, input)), input, ops.zeros_like(input))
 
 
 @register("softshrink", function=False, method=False, namespaces=_NS)
@@ -1260,8 +1267,9 @@ def softshrink(input: Any, lambd: float = 0.5) -> Any:
     """x - lambd if x > lambd, x + lambd if x < -lambd, else 0."""
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
-    return ops.where(ops.gt(input, lambd), ops.sub(input, lambd),
-                     ops.where(ops.lt(input, -lambd), ops.add(input, lambd), ops.zeros_like(input)))
+    lam, neg = _sc(lambd, input), _sc(-lambd, input)
+    return ops.where(ops.gt(input, lam), ops.sub(input, lam),
+                     ops.where(ops.lt(input, neg), ops.add(input, lam), ops.zeros_like(input)))
 
 
 @register("tanhshrink", function=False, method=False, namespaces=_NS)
@@ -1528,7 +1536,7 @@ def cross_entropy(input: Any, target: Any, weight: Any = None, size_average: Any
             pass
         tgt = target
         if label_smoothing > 0:
-            tgt = ops.add(ops.mul(tgt, 1 - label_smoothing), label_smoothing / c)
+            tgt = ops.add(ops.mul(tgt, _sc(1 - label_smoothing, tgt)), _sc(label_smoothing / c, tgt))
         prod = ops.mul(logp, tgt)
         if weight is not None:
             prod = ops.mul(prod, _reshape(weight, (-1,) + (1,) * (input.ndim - cdim - 1)))
@@ -1571,7 +1579,7 @@ def cross_entropy(input: Any, target: Any, weight: Any = None, size_average: Any
             red = _weighted_mean(ops.sum(smooth), ops.sum(w))
         else:
             red = _weighted_mean(ops.sum(smooth), ops.sum(ops.cast(valid, smooth.dtype)))
-    return ops.add(ops.mul(nll, 1 - label_smoothing), ops.mul(red, label_smoothing / c))
+    return ops.add(ops.mul(nll, _sc(1 - label_smoothing, nll)), ops.mul(red, _sc(label_smoothing / c, red)))
 
 
 @register("binary_cross_entropy", function=False, method=False, namespaces=_NS)
@@ -1640,7 +1648,8 @@ def smooth_l1_loss(input: Any, target: Any, size_average: Any = None, reduce: An
     d = ops.abs(ops.sub(input, target))
     if beta == 0:
         return _reduce(d, reduction)
-    loss = ops.where(ops.lt(d, beta), ops.div(ops.mul(ops.mul(d, d), 0.5), beta), ops.sub(d, 0.5 * beta))
+    b = _sc(beta, d)
+    loss = ops.where(ops.lt(d, b), ops.div(ops.mul(ops.mul(d, d), 0.5), b), ops.sub(d, _sc(0.5 * beta, d)))
     return _reduce(loss, reduction)
 
 
@@ -1649,7 +1658,8 @@ def huber_loss(input: Any, target: Any, reduction: str = "mean", delta: float = 
     """0.5 d^2 if |d| < delta else delta (|d| - 0.5 delta)."""
     _check_same_size(input, target, "huber_loss")
     d = ops.abs(ops.sub(input, target))
-    loss = ops.where(ops.lt(d, delta), ops.mul(ops.mul(d, d), 0.5), ops.mul(ops.sub(d, 0.5 * delta), delta))
+    dl = _sc(delta, d)
+    loss = ops.where(ops.lt(d, dl), ops.mul(ops.mul(d, d), 0.5), ops.mul(ops.sub(d, _sc(0.5 * delta, d)), dl))
     return _reduce(loss, reduction)
 
 
@@ -1685,10 +1695,10 @@ def poisson_nll_loss(input: Any, target: Any, log_input: bool = True, full: bool
     if log_input:
         loss = ops.sub(ops.exp(input), ops.mul(target, input))
     else:
-        loss = ops.sub(input, ops.mul(target, ops.log(ops.add(input, eps))))
+        loss = ops.sub(input, ops.mul(target, ops.log(ops.add(input, _sc(eps, input)))))
     if full:
         approx = ops.add(ops.sub(ops.mul(target, ops.log(target)), target),
-                         ops.mul(ops.log(ops.mul(target, 2 * math.pi)), 0.5))
+                         ops.mul(ops.log(ops.mul(target, _sc(2 * math.pi, target))), 0.5))
         loss = ops.add(loss, ops.where(ops.gt(target, 1), approx, ops.zeros_like(approx)))
     return _reduce(loss, reduction)
 
@@ -1708,11 +1718,11 @@ def gaussian_nll_loss(input: Any, target: Any, var: Any, full: bool = False, eps
         raise ValueError(reduction + " is not valid")
     if (_MsTensor.asnumpy(_no_grad(var)) < 0).any():
         raise ValueError("var has negative entry/entries")
-    var = ops.clamp(_no_grad(var), min=eps) + ops.sub(var, _no_grad(var))
+    var = ops.clamp(_no_grad(var), min=_sc(eps, var)) + ops.sub(var, _no_grad(var))
     d = ops.sub(input, target)
     loss = ops.mul(ops.add(ops.log(var), ops.div(ops.mul(d, d), var)), 0.5)
     if full:
-        loss = ops.add(loss, 0.5 * math.log(2 * math.pi))
+        loss = ops.add(loss, _sc(0.5 * math.log(2 * math.pi), loss))
     return _reduce(loss, reduction)
 
 
@@ -1721,7 +1731,8 @@ def margin_ranking_loss(input1: Any, input2: Any, target: Any, margin: float = 0
                         reduce: Any = None, reduction: str = "mean") -> Any:
     """max(0, -y (x1 - x2) + margin)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    loss = ops.relu(ops.add(ops.mul(ops.neg(target), ops.sub(input1, input2)), margin))
+    diff = ops.sub(input1, input2)
+    loss = ops.relu(ops.add(ops.mul(ops.neg(target), diff), _sc(margin, diff)))
     return _reduce(loss, reduction)
 
 
@@ -1731,7 +1742,7 @@ def hinge_embedding_loss(input: Any, target: Any, margin: float = 1.0, size_aver
     """x where y == 1, max(0, margin - x) where y == -1."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     zeros = ops.zeros_like(input)
-    margin_clamp = ops.relu(ops.sub(margin, input))
+    margin_clamp = ops.relu(ops.sub(_sc(margin, input), input))
     out_margin = ops.where(ops.ne(target, 1), margin_clamp, zeros)
     out_self = ops.where(ops.ne(target, -1), input, zeros)
     return _reduce(ops.add(out_margin, out_self), reduction)
@@ -1763,7 +1774,7 @@ def cosine_embedding_loss(input1: Any, input2: Any, target: Any, margin: float =
                           reduce: Any = None, reduction: str = "mean") -> Any:
     """1 - cos(x1, x2) where y == 1, max(0, cos(x1, x2) - margin) where y == -1."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    eps = 1e-12
+    eps = _sc(1e-12, input1)
     d = input1.ndim - 1
     prod = ops.sum(ops.mul(input1, input2), d)
     m1 = ops.add(ops.sum(ops.mul(input1, input1), d), eps)
@@ -1771,7 +1782,7 @@ def cosine_embedding_loss(input1: Any, input2: Any, target: Any, margin: float =
     cos = ops.div(prod, ops.sqrt(ops.mul(m1, m2)))
     zeros = ops.zeros_like(cos)
     pos = ops.sub(1.0, cos)
-    neg = ops.relu(ops.sub(cos, margin))
+    neg = ops.relu(ops.sub(cos, _sc(margin, cos)))
     out = ops.add(ops.where(ops.eq(target, 1), pos, zeros), ops.where(ops.eq(target, -1), neg, zeros))
     return _reduce(out, reduction)
 
@@ -1780,14 +1791,17 @@ def cosine_embedding_loss(input1: Any, input2: Any, target: Any, margin: float =
 def pairwise_distance(x1: Any, x2: Any, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Any:
     """||x1 - x2 + eps||_p over the last dim."""
     d = max(x1.ndim, x2.ndim) - 1
-    return _pnorm(ops.add(ops.sub(x1, x2), eps), p, d, keepdim)
+    diff = ops.sub(x1, x2)
+    return _pnorm(ops.add(diff, _sc(eps, diff)), p, d, keepdim)
 
 
 @register("cosine_similarity", method=False, namespaces=_NS)
 def cosine_similarity(x1: Any, x2: Any, dim: int = 1, eps: float = 1e-8) -> Any:
     """x1 . x2 / max(||x1|| ||x2||, eps) along dim (torch 1.12 clamps each norm: max(||x||, eps))."""
-    n1 = ops.clamp(ops.sqrt(ops.sum(ops.mul(x1, x1), dim)), min=eps)
-    n2 = ops.clamp(ops.sqrt(ops.sum(ops.mul(x2, x2), dim)), min=eps)
+    n1 = ops.sqrt(ops.sum(ops.mul(x1, x1), dim))
+    n1 = ops.clamp(n1, min=_sc(eps, n1))
+    n2 = ops.sqrt(ops.sum(ops.mul(x2, x2), dim))
+    n2 = ops.clamp(n2, min=_sc(eps, n2))
     return ops.div(ops.sum(ops.mul(x1, x2), dim), ops.mul(n1, n2))
 
 
@@ -1801,7 +1815,7 @@ def triplet_margin_loss(anchor: Any, positive: Any, negative: Any, margin: float
     dn = pairwise_distance(anchor, negative, p, eps)
     if swap:
         dn = ops.minimum(dn, pairwise_distance(positive, negative, p, eps))
-    return _reduce(ops.relu(ops.add(ops.sub(dp, dn), margin)), reduction)
+    return _reduce(ops.relu(ops.add(ops.sub(dp, dn), _sc(margin, dp))), reduction)
 
 
 @register("multi_margin_loss", function=False, method=False, namespaces=_NS)
@@ -1815,7 +1829,7 @@ def multi_margin_loss(input: Any, target: Any, p: int = 1, margin: float = 1.0, 
     t = ops.cast(_reshape(target, (-1,)), ms.int32)
     c = _shape(x)[1]
     xy = ops.gather_elements(x, 1, ops.expand_dims(t, 1))
-    z = ops.relu(ops.add(ops.sub(x, xy), margin))
+    z = ops.relu(ops.add(ops.sub(x, xy), _sc(margin, x)))
     if p == 2:
         z = ops.mul(z, z)
     if weight is not None:
@@ -2092,7 +2106,8 @@ def scaled_dot_product_attention(query: Any, key: Any, value: Any, attn_mask: An
     """
     L, S = _shape(query)[-2], _shape(key)[-2]
     sc = 1.0 / math.sqrt(_shape(query)[-1]) if scale is None else scale
-    scores = ops.mul(ops.matmul(query, ops.swapaxes(key, -2, -1)), sc)
+    scores = ops.matmul(query, ops.swapaxes(key, -2, -1))
+    scores = ops.mul(scores, _sc(sc, scores))
     if is_causal:
         causal = _MsTensor(np.tril(np.ones((L, S), dtype=np.bool_)))
         scores = ops.masked_fill(scores, ops.logical_not(causal), float("-inf"))
@@ -2201,7 +2216,7 @@ def multi_head_attention_forward(query: Any, key: Any, value: Any, embed_dim_to_
             key_padding_mask = _pad_last(key_padding_mask)
     src_len = k.shape[2]
     mask = _merge_masks(attn_mask, key_padding_mask, bsz, num_heads, tgt_len, src_len, q.dtype)
-    scores = ops.matmul(ops.mul(q, 1.0 / math.sqrt(head_dim)), ops.swapaxes(k, -2, -1))
+    scores = ops.matmul(ops.mul(q, _sc(1.0 / math.sqrt(head_dim), q)), ops.swapaxes(k, -2, -1))
     if mask is not None:
         scores = ops.add(scores, mask)
     attn = softmax_impl(scores, -1)
@@ -2360,7 +2375,7 @@ def triplet_margin_with_distance_loss(anchor: Any, positive: Any, negative: Any,
     dn = dist(anchor, negative)
     if swap:
         dn = ops.minimum(dn, dist(positive, negative))
-    return _reduce(ops.relu(ops.add(ops.sub(dp, dn), margin)), reduction)
+    return _reduce(ops.relu(ops.add(ops.sub(dp, dn), _sc(margin, dp))), reduction)
 
 
 # --------------------------------------------------------------------------------------------- grids

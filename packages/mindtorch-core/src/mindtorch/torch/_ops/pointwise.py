@@ -17,6 +17,7 @@ from mindspore import mint, ops
 
 from .. import _dtype as D
 from . import _registry
+from ._args import scalar_arg
 from ._registry import register
 
 _MsTensor = ms.Tensor
@@ -476,7 +477,7 @@ def round(input: Any, *, decimals: int = 0) -> Any:
 def logit(input: Any, eps: Optional[float] = None) -> Any:
     x = to_float(input)
     if eps is not None:
-        x = mint.clamp(x, eps, 1.0 - eps)
+        x = mint.clamp(x, scalar_arg(eps, x), scalar_arg(1.0 - eps, x))
     return mint.log(mint.div(x, mint.sub(1.0, x)))
 
 
@@ -500,7 +501,8 @@ def mvlgamma(input: Any, p: int) -> Any:
         raise RuntimeError(f"All elements must be greater than (p-1)/2 = {(p - 1) / 2}")
     j = _MsTensor(np.arange(p, dtype=np.float64) / 2.0, dtype=x.dtype)
     terms = ops.lgamma(mint.sub(mint.unsqueeze(x, -1), j))
-    return mint.add(mint.sum(terms, -1), p * (p - 1) / 4.0 * math.log(math.pi))
+    total = mint.sum(terms, -1)
+    return mint.add(total, scalar_arg(p * (p - 1) / 4.0 * math.log(math.pi), total))
 
 
 # ------------------------------------------------------------------------------------- binary float ops

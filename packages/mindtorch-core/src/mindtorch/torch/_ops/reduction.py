@@ -17,7 +17,7 @@ from mindspore import mint, ops
 
 from .. import _dtype as D
 from .. import return_types
-from ._args import dim_arg, keepdim_arg, wrap_dim
+from ._args import dim_arg, keepdim_arg, scalar_arg, wrap_dim
 from ._registry import register
 
 _MsTensor = ms.Tensor
@@ -338,6 +338,17 @@ def _median(input: Any, dim: Any, keepdim: builtins.bool, ignore_nan: builtins.b
     return getattr(return_types, name)(v, i)
 
 
+def _sort(x: Any, d: int) -> Tuple[Any, Any]:
+    """(values, indices) of x sorted along d. MindSpore's Sort kernel rounds float64 values to float32 (measured:
+    sorted values off by 1e-7, and values closer than float32's resolution can come out misordered), so float64
+    takes the numpy-ordered torch.sort implementation (a gather, differentiable)."""
+    if x.dtype is D.float64:
+        from .misc import sort
+
+        return tuple(sort(x, d))
+    return ops.sort(x, axis=d)
+
+
 def _median_dim(x: Any, d: int, ignore_nan: builtins.bool) -> Tuple[Any, Any]:
     """Lower median along d: sort, take element (n-1)//2 (of the non-NaN ones for nanmedian). MindSpore's sort
     does not order NaN reliably, so NaNs are sorted as +inf; a row with NaN gives (NaN, index of its first NaN)
@@ -347,7 +358,7 @@ def _median_dim(x: Any, d: int, ignore_nan: builtins.bool) -> Tuple[Any, Any]:
     if id(x.dtype) in _FLOATS:
         nan = mint.isnan(x)
         y = mint.where(nan, _MsTensor(float("inf"), dtype=x.dtype), x)
-        sv, si = ops.sort(y, axis=d)
+        sv, si = _sort(y, d)
         nnan = mint.sum(_cast(nan, D.int64), d, True)
         if ignore_nan:
             cnt = mint.sub(_MsTensor(n, dtype=D.int64), nnan)
@@ -461,7 +472,7 @@ def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: builtins.bool = F
         return mint.sum(mint.ne(a, 0).astype(x.dtype), ax, keepdim)
     if p == 1:
         return mint.sum(a, ax, keepdim)
-    return mint.pow(mint.sum(mint.pow(a, p), ax, keepdim), 1.0 / p)
+    return mint.pow(mint.sum(mint.pow(a, scalar_arg(p, a)), ax, keepdim), scalar_arg(1.0 / p, a))
 
 
 # --------------------------------------------------------------------------------------------- all / any
@@ -577,7 +588,7 @@ def _quantile(input: Any, q: Any, dim: Any, keepdim: builtins.bool, interpolatio
     n = _shape(x)[-1]
     nan = ops.isnan(x)
     # NaNs sort last as +inf; only the first k (non-NaN) order statistics are addressed
-    srt = ops.sort(ops.where(nan, ops.full_like(x, float("inf")), x), -1)[0]
+    srt = _sort(ops.where(nan, ops.full_like(x, float("inf")), x), -1)[0]
     qs = ms.Tensor(qv.reshape(-1), x.dtype)
     if ignore_nan:
         k = ops.sum(ops.logical_not(nan).astype(x.dtype), -1, keepdim=True)

@@ -21,6 +21,7 @@ from .. import _dtype as D
 from .. import _ms
 from ..autograd.function import Function
 from . import pointwise as P
+from ._args import scalar_arg
 from ._registry import expose, kernel, register
 
 _NS = ("special",)
@@ -44,14 +45,14 @@ def entr(input: Any) -> Any:
 def ndtr(input: Any) -> Any:
     """The standard normal CDF: (1 + erf(x / sqrt(2))) / 2."""
     x = _float(input)
-    return mint.mul(mint.add(mint.erf(mint.mul(x, 1.0 / math.sqrt(2.0))), 1.0), 0.5)
+    return mint.mul(mint.add(mint.erf(mint.mul(x, scalar_arg(1.0 / math.sqrt(2.0), x))), 1.0), 0.5)
 
 
 @register("special_ndtri", method=False, function=False, namespaces=_NS)
 def ndtri(input: Any) -> Any:
     """The inverse of ndtr: sqrt(2) * erfinv(2p - 1)."""
     p = _float(input)
-    return mint.mul(mint.erfinv(mint.sub(mint.mul(p, 2.0), 1.0)), math.sqrt(2.0))
+    return mint.mul(mint.erfinv(mint.sub(mint.mul(p, 2.0), 1.0)), scalar_arg(math.sqrt(2.0), p))
 
 
 @register("special_xlog1py", method=False, function=False, namespaces=_NS)
