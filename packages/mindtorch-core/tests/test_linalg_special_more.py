@@ -358,3 +358,46 @@ def test_hermitian_fft_matches_torch(reftorch, name, real_input, kwargs, precisi
     data = Z.real if real_input else Z
     mine, ref = _run_both(reftorch, lambda T, x: getattr(T.fft, name)(x, **kwargs), [data], dtype)
     _same(mine, ref, 1e-12 if precision == "double" else 2e-5)
+
+
+# ------------------------------------------------- gradients of the host-computed decompositions (were missing)
+_GRAD_CASES = {
+    "det": (lambda m, x: m.linalg.det(x), (2, 3, 3)),
+    "det_singular": (lambda m, x: m.det(x), None),
+    "logdet": (lambda m, x: m.logdet(x @ x.transpose(-1, -2)), (2, 3, 3)),
+    "slogdet": (lambda m, x: m.linalg.slogdet(x)[1], (2, 3, 3)),
+    "svdvals": (lambda m, x: m.linalg.svdvals(x), (2, 4, 3)),
+    "svd_S": (lambda m, x: m.linalg.svd(x, full_matrices=False)[1], (3, 3)),
+    "torch_svd_S": (lambda m, x: m.svd(x)[1], (4, 2)),
+    "eigvalsh": (lambda m, x: m.linalg.eigvalsh(x + x.transpose(-1, -2)), (2, 3, 3)),
+    "eigh_w": (lambda m, x: m.linalg.eigh(x + x.transpose(-1, -2))[0], (3, 3)),
+    "cross": (lambda m, x: m.cross(x, m.ones_like(x) * m.arange(3.0, dtype=x.dtype), dim=-1), (4, 3)),
+    "cummax": (lambda m, x: m.cummax(x, 0).values, (5, 3)),
+    "cummin": (lambda m, x: m.cummin(x, -1).values, (5, 3)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_GRAD_CASES))
+def test_decomposition_and_scan_gradients(reftorch, case):
+    # these used to come out with no grad_fn (det/slogdet/svdvals/eigvalsh: numpy) or to fail in backward
+    # (cross, cummax/cummin: MindSpore CPU backward kernels)
+    f, shape = _GRAD_CASES[case]
+    data = np.array([[1.0, 2, 3], [2, 4, 6], [1, 0, 1]]) if shape is None else \
+        np.random.default_rng(0).standard_normal(shape)
+    grads = []
+    for m in (torch, reftorch):
+        x = m.tensor(data, requires_grad=True)
+        y = f(m, x)
+        assert y.requires_grad
+        (y * m.arange(1.0, 1.0 + y.numel(), dtype=m.float64).reshape(y.shape)).sum().backward()
+        grads.append((y.detach(), x.grad))
+    assert_same(grads[0][0], grads[1][0], rtol=1e-10, atol=1e-12)
+    assert_same(grads[0][1], grads[1][1], rtol=1e-9, atol=1e-12)
+
+
+def test_singular_vectors_refuse_backward_instead_of_no_gradient():
+    x = torch.tensor(np.random.default_rng(1).standard_normal((3, 3)), requires_grad=True)
+    u = torch.linalg.svd(x)[0]
+    assert u.requires_grad
+    with pytest.raises(NotImplementedError, match="singular vectors"):
+        u.sum().backward()

@@ -219,9 +219,10 @@ def inverse(input: Any, *, out: Any = None) -> Any:
 
 @register("linalg_det", method=False, function=False, namespaces=("linalg",))
 def linalg_det(A: Any, *, out: Any = None) -> Any:
-    """Determinant (numpy: no autograd)."""
+    """Determinant of (batches of) square matrices (host LAPACK, differentiable: d det = det A^-T, the cofactor
+    matrix for singular A)."""
     _square(A, "linalg.det")
-    return _out(np.linalg.det(_float_np(A, "linalg.det")), A)
+    return _host_op(lambda a: _out(np.linalg.det(_float_np(a, "linalg.det")), a), _det_vjp, A)
 
 
 @register("det")
@@ -231,17 +232,22 @@ def det(input: Any) -> Any:
 
 @register("logdet")
 def logdet(input: Any) -> Any:
-    """log(det) (nan for negative determinants, as torch)."""
+    """log(det) (nan for negative determinants, as torch); gradient A^-T."""
     _square(input, "logdet")
-    s, l = np.linalg.slogdet(_float_np(input, "logdet"))
-    return _out(np.where(s < 0, np.nan, l), input)
+
+    def compute(a: Any) -> Any:
+        s, l = np.linalg.slogdet(_float_np(a, "logdet"))
+        return _out(np.where(s < 0, np.nan, l), a)
+
+    return _host_op(compute, _logabsdet_vjp, input)
 
 
 @register("linalg_slogdet", method=False, function=False, namespaces=("linalg",))
 def linalg_slogdet(A: Any, *, out: Any = None) -> Any:
+    """(sign, log|det|); log|det| differentiable (A^-T), the sign is not (as torch)."""
     _square(A, "linalg.slogdet")
     s, l = np.linalg.slogdet(_float_np(A, "linalg.slogdet"))
-    return linalg_slogdet_t(_out(s, A), _out(l, A))
+    return linalg_slogdet_t(_out(s, A), _host_op(lambda a: _out(l, a), _logabsdet_vjp, A))
 
 
 @register("slogdet")
@@ -252,24 +258,29 @@ def slogdet(input: Any) -> Any:
 
 @register("linalg_svd", method=False, function=False, namespaces=("linalg",))
 def linalg_svd(A: Any, full_matrices: bool = True, *, driver: Any = None, out: Any = None) -> Any:
-    """A = U diag(S) Vh (numpy: no autograd)."""
+    """A = U diag(S) Vh (host LAPACK; the singular values are differentiable, U and Vh raise on backward)."""
     u, s, vh = np.linalg.svd(_float_np(A, "linalg.svd"), full_matrices=full_matrices)
-    return linalg_svd_t(_out(u, A), _out(s, A), _out(vh, A))
+    no_grad = _no_vjp("linalg.svd's singular vectors")
+    return linalg_svd_t(_host_op(lambda a: _out(u, a), no_grad, A), _svdvals(A, "linalg.svd"),
+                        _host_op(lambda a: _out(vh, a), no_grad, A))
 
 
 @register("linalg_svdvals", method=False, function=False, namespaces=("linalg",))
 def linalg_svdvals(A: Any, *, driver: Any = None, out: Any = None) -> Any:
-    return _out(np.linalg.svd(_float_np(A, "linalg.svdvals"), compute_uv=False), A)
+    """Singular values (..., min(m, n)), descending; differentiable (dS = U^H dA V, diagonal)."""
+    return _svdvals(A, "linalg.svdvals")
 
 
 @register("svd")
 def svd(input: Any, some: bool = True, compute_uv: bool = True, *, out: Any = None) -> Any:
-    """torch.svd: (U, S, V) with V (not Vh); reduced unless some=False."""
+    """torch.svd: (U, S, V) with V (not Vh); reduced unless some=False. S is differentiable; U, V raise."""
     u, s, vh = np.linalg.svd(_float_np(input, "svd"), full_matrices=not some)
     v = np.conj(np.swapaxes(vh, -1, -2))
     if not compute_uv:
         u, v = np.zeros_like(u), np.zeros_like(v)
-    return RT.svd(_out(u, input), _out(s, input), _out(v, input))
+    no_grad = _no_vjp("torch.svd's singular vectors")
+    return RT.svd(_host_op(lambda a: _out(u, a), no_grad, input), _svdvals(input, "svd"),
+                  _host_op(lambda a: _out(v, a), no_grad, input))
 
 
 @register("linalg_qr", method=False, function=False, namespaces=("linalg",))
@@ -293,15 +304,19 @@ def qr(input: Any, some: bool = True, *, out: Any = None) -> Any:
 
 @register("linalg_eigh", method=False, function=False, namespaces=("linalg",))
 def linalg_eigh(A: Any, UPLO: str = "L", *, out: Any = None) -> Any:
+    """(eigenvalues ascending, eigenvectors) of symmetric/Hermitian matrices; the eigenvalues are
+    differentiable, the eigenvectors raise on backward."""
     _square(A, "linalg.eigh")
-    w, v = np.linalg.eigh(_float_np(A, "linalg.eigh"), UPLO=UPLO)
-    return linalg_eigh_t(_out(w, A), _out(v, A))
+    v = np.linalg.eigh(_float_np(A, "linalg.eigh"), UPLO=UPLO)[1]
+    return linalg_eigh_t(_eigvalsh(A, UPLO, "linalg.eigh"),
+                         _host_op(lambda a: _out(v, a), _no_vjp("linalg.eigh's eigenvectors"), A))
 
 
 @register("linalg_eigvalsh", method=False, function=False, namespaces=("linalg",))
 def linalg_eigvalsh(A: Any, UPLO: str = "L", *, out: Any = None) -> Any:
+    """Eigenvalues (..., n), ascending, of symmetric/Hermitian matrices; differentiable (dw = V^H dA V, diag)."""
     _square(A, "linalg.eigvalsh")
-    return _out(np.linalg.eigvalsh(_float_np(A, "linalg.eigvalsh"), UPLO=UPLO), A)
+    return _eigvalsh(A, UPLO, "linalg.eigvalsh")
 
 
 @register("linalg_solve", method=False, function=False, namespaces=("linalg",))
@@ -327,7 +342,8 @@ def cholesky(input: Any, upper: bool = False, *, out: Any = None) -> Any:
 def linalg_pinv(A: Any, rcond: Optional[float] = None, hermitian: bool = False, *, atol: Any = None,
                 rtol: Any = None, out: Any = None) -> Any:
     r = rtol if rtol is not None else (rcond if rcond is not None else 1e-15)
-    return _out(np.linalg.pinv(_float_np(A, "linalg.pinv"), rcond=r, hermitian=hermitian), A)
+    p = np.linalg.pinv(_float_np(A, "linalg.pinv"), rcond=r, hermitian=hermitian)
+    return _host_op(lambda a: _out(p, a), _no_vjp("linalg.pinv"), A)
 
 
 @register("pinverse")
@@ -406,6 +422,57 @@ def _host_op(compute: Any, vjp: Any, *inputs: Any) -> Any:
     if _ms.is_recording() and any(getattr(t, "_requires_grad", False) for t in inputs):
         return _HostFn.apply(compute, vjp, *inputs)
     return compute(*inputs)
+
+
+def _det_vjp(inputs: Any, det: Any, grad: Any) -> Any:
+    """d det(A) = cofactor(A) = det A^-T; from the SVD on the host when A is singular (A^-1 does not exist)."""
+    (A,) = inputs
+    d = det.asnumpy()
+    if np.all(d != 0):
+        return (mint.mul(mint.unsqueeze(mint.unsqueeze(mint.mul(grad, det), -1), -1), _mT(linalg_inv(A))),)
+    a = A.asnumpy()
+    u, s, vh = np.linalg.svd(a)
+    n = s.shape[-1]
+    others = np.stack([np.prod(np.delete(s, i, axis=-1), axis=-1) for i in range(n)], -1)  # prod_{j != i} s_j
+    sign = np.linalg.det(u) * np.linalg.det(vh)
+    adj = sign[..., None, None] * np.swapaxes(vh, -1, -2) @ (others[..., :, None] * np.swapaxes(u, -1, -2))
+    cof = _out(np.swapaxes(adj, -1, -2), A)  # cofactor = adj^T
+    return (mint.mul(mint.unsqueeze(mint.unsqueeze(grad, -1), -1), cof),)
+
+
+def _logabsdet_vjp(inputs: Any, out: Any, grad: Any) -> Any:
+    """d log|det A| = A^-T."""
+    (A,) = inputs
+    return (mint.mul(mint.unsqueeze(mint.unsqueeze(grad, -1), -1), _mT(linalg_inv(A))),)
+
+
+def _svdvals(A: Any, op: str) -> Any:
+    """Singular values with their gradient U diag(g) V^H (reduced U, V from the same host SVD)."""
+    a = _float_np(A, op)
+    if np.iscomplexobj(a):
+        s = np.linalg.svd(a, compute_uv=False)
+        return _host_op(lambda x: _out(s, x), _no_vjp(f"{op} of a complex matrix"), A)
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+
+    def vjp(inputs: Any, out: Any, grad: Any) -> Any:
+        U, Vh = _out(u, inputs[0]), _out(vh, inputs[0])
+        return (mint.matmul(mint.mul(U, mint.unsqueeze(grad, -2)), Vh),)
+
+    return _host_op(lambda x: _out(s, x), vjp, A)
+
+
+def _eigvalsh(A: Any, UPLO: str, op: str) -> Any:
+    """Eigenvalues of a symmetric matrix with their gradient V diag(g) V^T."""
+    a = _float_np(A, op)
+    w, v = np.linalg.eigh(a, UPLO=UPLO)
+    if np.iscomplexobj(a):
+        return _host_op(lambda x: _out(w, x), _no_vjp(f"{op} of a complex matrix"), A)
+
+    def vjp(inputs: Any, out: Any, grad: Any) -> Any:
+        V = _out(v, inputs[0])
+        return (mint.matmul(mint.mul(V, mint.unsqueeze(grad, -2)), _mT(V)),)
+
+    return _host_op(lambda x: _out(w, x), vjp, A)
 
 
 def _no_vjp(op: str) -> Any:

@@ -19,6 +19,7 @@ from .. import _dtype as D
 from .. import return_types as RT
 from ._args import scalar_arg, wrap_dim
 from ._registry import register
+from .shape import _select
 
 _MsTensor = ms.Tensor
 
@@ -402,7 +403,7 @@ def cross(input: Any, other: Any, dim: Optional[int] = None, *, out: Any = None)
     a, b = mint.broadcast_to(input, shp), mint.broadcast_to(other, shp)
 
     def c(x: Any, i: int) -> Any:
-        return mint.select(x, d, i)
+        return _select(x, d, i)  # narrow + squeeze: MindSpore's select view has no working backward on CPU
 
     parts = [mint.sub(mint.mul(c(a, 1), c(b, 2)), mint.mul(c(a, 2), c(b, 1))),
              mint.sub(mint.mul(c(a, 2), c(b, 0)), mint.mul(c(a, 0), c(b, 2))),

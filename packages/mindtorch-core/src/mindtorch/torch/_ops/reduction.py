@@ -531,8 +531,11 @@ def _cumext(name: str, kernel: Any, rt: type) -> Any:
             return rt(input, ms.Tensor(0, dtype=D.int64))
         if 0 in _shape(input):
             return rt(input, ops.zeros_like(input).astype(D.int64))
-        v, i = kernel(_orderable(input), d)
-        return rt(_cast(v, input.dtype) if v.dtype is not input.dtype else v, _cast(i, D.int64))
+        _, i = kernel(ops.stop_gradient(_orderable(input)), d)
+        i = _cast(i, D.int64)
+        # values gathered at the indices: differentiable through Gather (the backward of MindSpore's cummax/cummin
+        # has no CPU kernel, "Kernel select failed"), exactly the input's elements, as torch's values are
+        return rt(mint.gather(input, d, i), i)
     impl.__name__ = name
     impl.__doc__ = f"torch.{name}(input, dim) -> torch.return_types.{name}(values, indices)."
     return impl
