@@ -27,6 +27,7 @@ import os
 import pickle
 import threading
 import time
+import warnings
 import weakref
 from typing import Any, Callable, Generic, List, Optional, TypeVar
 
@@ -84,7 +85,7 @@ class DataLoader(Generic[T_co]):
             raise ValueError("prefetch_factor option could only be specified in multiprocessing."
                              "let num_workers > 0 to enable multiprocessing.")
         if prefetch_factor is not None and prefetch_factor <= 0:
-            raise ValueError("prefetch_factor option should be positive")
+            raise AssertionError("prefetch_factor option should be positive")  # 1.12: assert prefetch_factor > 0
         if persistent_workers and num_workers == 0:
             raise ValueError("persistent_workers option needs num_workers > 0")
         self.dataset = dataset
@@ -137,6 +138,38 @@ class DataLoader(Generic[T_co]):
             collate_fn = _collate.default_collate if self._auto_collation else _collate.default_convert
         self.collate_fn = collate_fn
         self._iterator: Optional[_BaseDataLoaderIter] = None
+        self._initialized = True
+
+    def __setattr__(self, attr: str, val: Any) -> None:
+        # torch: these define the iteration and are fixed once the loader is built
+        if self.__dict__.get("_initialized", False) and attr in (
+                "batch_size", "batch_sampler", "sampler", "drop_last", "dataset", "persistent_workers"):
+            raise ValueError(f"{attr} attribute should not be set after {type(self).__name__} is initialized")
+        super().__setattr__(attr, val)
+
+    @property
+    def multiprocessing_context(self) -> Any:
+        return self._multiprocessing_context
+
+    @multiprocessing_context.setter
+    def multiprocessing_context(self, multiprocessing_context: Any) -> None:
+        # validated (and a start-method name resolved to its context) when set, with torch's errors
+        if multiprocessing_context is not None:
+            if self.num_workers == 0:
+                raise ValueError("multiprocessing_context can only be used with multi-process loading "
+                                 f"(num_workers > 0), but got num_workers={self.num_workers}")
+            if isinstance(multiprocessing_context, (str, bytes)):
+                valid_start_methods = multiprocessing.get_all_start_methods()
+                if multiprocessing_context not in valid_start_methods:
+                    raise ValueError("multiprocessing_context option should specify a valid start method in "
+                                     f"{valid_start_methods!r}, but got "
+                                     f"multiprocessing_context={multiprocessing_context!r}")
+                multiprocessing_context = multiprocessing.get_context(multiprocessing_context)
+            if not isinstance(multiprocessing_context, multiprocessing.context.BaseContext):
+                raise TypeError("multiprocessing_context option should be a valid context object or a string "
+                                "specifying the start method, but got "
+                                f"multiprocessing_context={multiprocessing_context}")
+        self._multiprocessing_context = multiprocessing_context
 
     @property
     def _auto_collation(self) -> bool:
@@ -149,7 +182,32 @@ class DataLoader(Generic[T_co]):
     def _get_iterator(self) -> "_BaseDataLoaderIter":
         if self.num_workers == 0:
             return _SingleProcessDataLoaderIter(self)
+        self.check_worker_number_rationality()
         return _MultiProcessingDataLoaderIter(self)
+
+    def check_worker_number_rationality(self) -> None:
+        """torch 1.12's warning when more workers are asked for than CPUs this process may run on."""
+        if not self.num_workers:
+            return
+        max_num_worker_suggest, cpuset_checked = None, False
+        if hasattr(os, "sched_getaffinity"):
+            try:
+                max_num_worker_suggest, cpuset_checked = len(os.sched_getaffinity(0)), True
+            except Exception:  # as torch: fall back to the CPU count
+                pass
+        if max_num_worker_suggest is None:
+            max_num_worker_suggest = os.cpu_count()
+        if max_num_worker_suggest is not None and self.num_workers <= max_num_worker_suggest:
+            return
+        if max_num_worker_suggest is None:
+            suggested = "DataLoader is not able to compute a suggested max number of worker in current system."
+        else:
+            cpuset_note = "" if cpuset_checked else " (`cpuset` is not taken into account)"
+            suggested = (f"Our suggested max number of worker in current system is {max_num_worker_suggest}"
+                         f"{cpuset_note}, which is smaller than what this DataLoader is going to create.")
+        warnings.warn(f"This DataLoader will create {self.num_workers} worker processes in total. {suggested} "
+                      "Please be aware that excessive worker creation might get DataLoader running slow or even "
+                      "freeze, lower the worker number to avoid potential slowness/freeze if necessary.")
 
     def __iter__(self) -> "_BaseDataLoaderIter":
         if self.persistent_workers and self.num_workers > 0:
@@ -185,6 +243,9 @@ class _BaseDataLoaderIter:
         self._timeout = loader.timeout
         self._generator = loader.generator
         self._sampler_iter = iter(self._index_sampler)
+        # Drawn for every iterator, workers or not (as torch): the global RNG then advances the same way whatever
+        # num_workers is, so a seeded shuffle gives the same order with and without workers.
+        self._base_seed = int(_np_rng(loader.generator).integers(0, 2 ** 62))
         self._num_yielded = 0
         self._shutdown = False
 
@@ -206,19 +267,21 @@ class _BaseDataLoaderIter:
     def __len__(self) -> int:
         return len(self._index_sampler)
 
-    def _shutdown_workers(self) -> None:
+    def _shutdown_workers(self, wait: float = _SHUTDOWN_WAIT) -> None:
         self._shutdown = True
 
 
 class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
     def __init__(self, loader: DataLoader) -> None:
         super().__init__(loader)
+        # In the main process collate_fn runs as given (no numpy round trip): a user collate_fn's tensors come
+        # back as the same objects, and default_collate stacks tensors with autograd kept, as in torch.
         self._fetcher = _worker.create_fetcher(self._is_iterable, self._dataset, self._auto_collation,
-                                               _worker.wire_collate(self._collate_fn), self._drop_last)
+                                               self._collate_fn, self._drop_last)
 
     def _next_data(self) -> Any:
         index = self._next_index()
-        return _collate.from_wire(self._fetcher.fetch(index))
+        return self._fetcher.fetch(index)
 
 
 # Live multi-process iterators, shut down at interpreter exit (a daemon worker must not outlive us either).
@@ -242,15 +305,12 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         ctx = loader.multiprocessing_context
         if ctx is None:
             ctx = _default_context()
-        elif isinstance(ctx, str):
-            ctx = multiprocessing.get_context(ctx)
         self._ctx = ctx
         self._result_conns: List[Any] = []  # one result pipe per worker (read ends)
         self._index_queues: List[Any] = []
         self._workers: List[Any] = []
         self._lock = threading.Lock()
         self._epoch = 0
-        base_seed = int(_np_rng(loader.generator).integers(0, 2 ** 62))
         _LIVE_ITERATORS.add(self)
         try:
             for i in range(self._num_workers):
@@ -260,8 +320,8 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                 w = ctx.Process(
                     target=_worker._worker_loop,
                     args=(self._is_iterable, self._dataset, index_queue, writer,
-                          self._auto_collation, self._collate_fn, self._drop_last, base_seed, loader.worker_init_fn,
-                          i, self._num_workers, os.getpid()),
+                          self._auto_collation, self._collate_fn, self._drop_last, self._base_seed,
+                          loader.worker_init_fn, i, self._num_workers, os.getpid()),
                     daemon=True)
                 w.start()
                 writer.close()  # the worker holds the only write end: its death means EOF here
@@ -330,7 +390,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
             if dead:
                 self._raise_dead(*dead)
             if deadline is not None and time.monotonic() >= deadline:
-                self._shutdown_workers()
+                self._shutdown_workers(wait=0.0)  # a worker is stuck: terminate now, do not wait for it
                 raise RuntimeError(f"DataLoader timed out after {self._timeout} seconds")
 
     def _raise_dead(self, *workers: Any) -> None:
@@ -387,8 +447,8 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         return _collate.from_wire(data)
 
     # --------------------------------------------------------------------------------------- shutdown
-    def _shutdown_workers(self) -> None:
-        """Stop every worker: ask politely, wait a bounded time, then terminate/kill. Idempotent."""
+    def _shutdown_workers(self, wait: float = _SHUTDOWN_WAIT) -> None:
+        """Stop every worker: ask politely, wait up to `wait` seconds, then terminate/kill. Idempotent."""
         with self._lock:
             if self._shutdown:
                 return
@@ -399,7 +459,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                 q.put(None)
             except (OSError, ValueError):
                 pass
-        deadline = time.monotonic() + _SHUTDOWN_WAIT
+        deadline = time.monotonic() + wait
         for w in self._workers:
             w.join(timeout=max(0.0, deadline - time.monotonic()))
         for w in self._workers:

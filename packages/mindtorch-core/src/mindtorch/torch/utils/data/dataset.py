@@ -12,6 +12,7 @@ import math
 import warnings
 from typing import Any, Generic, Iterable, Iterator, List, Sequence, TypeVar, Union
 
+import mindspore as ms
 import numpy as np
 
 T_co = TypeVar("T_co", covariant=True)
@@ -42,6 +43,13 @@ class IterableDataset(Dataset[T_co]):
         return ChainDataset([self, other])
 
 
+def _as_index(index: Any) -> Any:
+    """A sampler index usable on numpy (a 0-d tensor index becomes its int)."""
+    if isinstance(index, ms.Tensor):
+        return index.asnumpy()
+    return index
+
+
 def _as_numpy(t: Any) -> np.ndarray:
     if isinstance(t, np.ndarray):
         return t
@@ -54,7 +62,9 @@ def _as_numpy(t: Any) -> np.ndarray:
 class TensorDataset(Dataset):
     """Wraps tensors of equal first dimension; item i is `tuple(t[i] for t in tensors)` as numpy arrays.
 
-    Tensors are converted to numpy once here, so `__getitem__` is plain numpy indexing (fast, fork-safe).
+    Documented MindTorch behaviour (user manual FAQ "why does TensorDataset return numpy.ndarray"), unlike torch:
+    tensors are converted to numpy once here, so `__getitem__` is plain numpy indexing (fast, and fork-safe for
+    DataLoader workers); the DataLoader's collate turns the batch into tensors.
     """
 
     def __init__(self, *tensors: Any) -> None:
@@ -66,6 +76,15 @@ class TensorDataset(Dataset):
 
     def __getitem__(self, index: Any) -> tuple:
         return tuple(a[index] for a in self._arrays)
+
+    def _gather(self, indices: Sequence[int]) -> list:
+        """`default_collate([self[i] for i in indices])` as numpy payloads: one take per tensor instead of a
+        row per sample and a stack."""
+        from ._utils.collate import TensorPayload
+
+        idx = np.asarray([_as_index(i) for i in indices], dtype=np.int64)
+        return [TensorPayload(a[idx], t.dtype if isinstance(t, ms.Tensor) and t.dtype == ms.bfloat16 else None)
+                for t, a in zip(self.tensors, self._arrays)]
 
     def __len__(self) -> int:
         return self._arrays[0].shape[0]
@@ -160,7 +179,8 @@ def random_split(dataset: Dataset[T], lengths: Sequence[Union[int, float]], gene
             subset_lengths[i % len(subset_lengths)] += 1
         for i, length in enumerate(subset_lengths):
             if length == 0:
-                warnings.warn(f"Length of split at index {i} is 0. This might result in an empty dataset.")
+                warnings.warn(f"Length of split at index {i} is 0. This might result in an empty dataset.",
+                              stacklevel=2)
         lengths = subset_lengths
     if sum(lengths) != n:
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")

@@ -106,21 +106,25 @@ class WeightedRandomSampler(Sampler[int]):
             raise ValueError(f"num_samples should be a positive integer value, but got num_samples={num_samples}")
         if not isinstance(replacement, bool):
             raise ValueError(f"replacement should be a boolean value, but got replacement={replacement}")
-        w = np.asarray(weights.asnumpy() if hasattr(weights, "asnumpy") else weights, dtype=np.float64)
-        if w.ndim != 1:
-            raise ValueError(f"weights should be a 1d sequence but given weights have shape {tuple(w.shape)}")
-        self.weights = w
+        from ... import as_tensor, float64
+
+        # a float64 tensor, as torch (scripts read and update sampler.weights)
+        weights_tensor = as_tensor(weights, dtype=float64)
+        if len(weights_tensor.shape) != 1:
+            raise ValueError("weights should be a 1d sequence but given weights have shape "
+                             f"{tuple(weights_tensor.shape)}")
+        self.weights = weights_tensor
         self.num_samples = num_samples
         self.replacement = replacement
         self.generator = generator
 
     def __iter__(self) -> Iterator[int]:
-        if not self.replacement and self.num_samples > np.count_nonzero(self.weights):
-            raise RuntimeError("invalid multinomial distribution (with replacement=False, not enough non-negative "
-                               "category to sample)")
-        p = self.weights / self.weights.sum()
-        rng = _np_rng(self.generator)
-        yield from rng.choice(len(p), size=self.num_samples, replace=self.replacement, p=p).tolist()
+        # torch.multinomial as torch does: without replacement, zero-weight indices come after the others
+        # instead of raising; its errors for negative/inf/nan weights
+        from ... import multinomial
+
+        rand_tensor = multinomial(self.weights, self.num_samples, self.replacement, generator=self.generator)
+        yield from iter(rand_tensor.tolist())
 
     def __len__(self) -> int:
         return self.num_samples

@@ -1,12 +1,13 @@
 """default_collate / default_convert (torch.utils.data._utils.collate), done in two stages.
 
-Stage 1 (`collate_numpy`, `convert_numpy`, `to_wire`) runs wherever the batch is assembled, possibly in a
-forked worker process: it applies torch's collate rules but produces numpy data only, each future tensor
-wrapped in a `TensorPayload`. MindSpore is never touched in this stage (a forked child of a process that has
-already run MindSpore ops in its default asynchronous mode hangs on its first op; creating/reading host tensors
-is safe, launching kernels is not).
+Stage 1 (`collate_numpy`, `convert_numpy`, `to_wire`) runs in a worker process: it applies torch's collate
+rules but produces numpy data only, each future tensor wrapped in a `TensorPayload`. No MindSpore kernel runs
+in this stage (a forked child of a process that has already run MindSpore ops in its default asynchronous mode
+hangs on its first op; creating/reading host tensors is safe, launching kernels is not).
 Stage 2 (`from_wire`) runs in the main process and turns payloads into mindtorch tensors, zero-copy
-(`from_numpy`).
+(`from_numpy`). In the main process (`default_collate` called directly, or num_workers=0) the same rules run
+with tensors kept as tensors: they are stacked with torch.stack (autograd kept) and default_convert returns
+them as they are, as torch does.
 
 dtypes follow torch: Python floats -> float64, Python ints -> int64, bools -> bool, numpy arrays and numpy
 scalars keep their dtype, tensors keep theirs.
@@ -20,9 +21,10 @@ from typing import Any, Sequence
 import mindspore as ms
 import numpy as np
 
+from .... import _dtype as D
+
 _NP_STR_OBJ = re.compile(r"[SaUO]")
 _ERR_FORMAT = "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found {}"
-_CONVERT_ERR = "default_convert: batch must contain tensors, numpy arrays, numbers, dicts or lists; found {}"
 
 __all__ = ["default_collate", "default_convert", "TensorPayload", "collate_numpy", "convert_numpy", "to_wire",
            "from_wire"]
@@ -52,43 +54,130 @@ def _is_namedtuple(x: Any) -> bool:
     return isinstance(x, tuple) and hasattr(x, "_fields")
 
 
-def collate_numpy(batch: Sequence[Any]) -> Any:
-    """torch's default_collate rules; tensor leaves are `TensorPayload`s (numpy)."""
+def _torch_type_name(x: Any) -> str:
+    """The type name torch's C++ errors print (CPython's tp_name): "numpy.ndarray" for static extension types,
+    the bare name for builtins and Python classes."""
+    t = type(x)
+    if t.__module__ == "builtins" or t.__flags__ & (1 << 9):  # Py_TPFLAGS_HEAPTYPE: classes defined in Python
+        return t.__name__
+    return f"{t.__module__}.{t.__name__}"
+
+
+def _check_same_shape(shapes: Sequence[tuple]) -> None:
+    """torch.stack's error for unequal shapes (first entry that differs from entry 0)."""
+    for i, shape in enumerate(shapes):
+        if shape != shapes[0]:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(shapes[0])} at entry 0 "
+                               f"and {list(shape)} at entry {i}")
+
+
+def _promote_np(dtypes: Sequence[np.dtype]) -> np.dtype:
+    """torch.promote_types over numpy dtypes (int64 with float32 is float32 in torch, float64 in numpy)."""
+    first = dtypes[0]
+    if all(d == first for d in dtypes):
+        return first
+    try:
+        res = D.from_numpy_dtype(first)
+        for d in dtypes[1:]:
+            res = D.promote_types(res, D.from_numpy_dtype(d))
+        return np.dtype(D.to_numpy_dtype(res))
+    except TypeError:  # a dtype torch has no equivalent for: numpy's rule is the best we have
+        return np.result_type(*dtypes)
+
+
+def _scalar_list_dtype(batch: Sequence[Any]) -> np.dtype:
+    """The dtype torch.tensor(batch) / torch.as_tensor(batch) infers for a list of scalars: Python bools ->
+    bool, ints -> int64, floats -> the default dtype, complex -> its complex; numpy scalars keep their dtype;
+    all promoted together (torch's rules), with torch's errors for non-numbers."""
+    kinds = set(map(type, batch))
+    if len(kinds) == 1:  # the common batch of labels: one Python type, one dtype (no per-element work)
+        kind = kinds.pop()
+        if kind is int or kind is bool or kind is float:
+            return np.dtype(D.to_numpy_dtype(D.scalar_dtype(batch[0])))
+    dtypes = []
+    for b in batch:
+        if isinstance(b, (np.generic, np.ndarray)) and not isinstance(b, (np.str_, np.bytes_)):
+            dtypes.append(np.asarray(b).dtype)
+        elif isinstance(b, ms.Tensor):  # torch.tensor([1, tensor(2)]): a one-element tensor counts as its dtype
+            if int(np.prod(b.shape)) != 1:
+                raise ValueError("only one element tensors can be converted to Python scalars")
+            dtypes.append(np.dtype(D.to_numpy_dtype(b.dtype)))
+        elif isinstance(b, (bool, int, float, complex)):
+            dtypes.append(np.dtype(D.to_numpy_dtype(D.scalar_dtype(b))))
+        elif isinstance(b, (str, bytes)):
+            raise TypeError(f"new(): invalid data type '{type(b).__name__}'")
+        else:
+            raise RuntimeError(f"Could not infer dtype of {type(b).__name__}")
+    return _promote_np(dtypes)
+
+
+def _scalar_array(batch: Sequence[Any], dtype: np.dtype) -> np.ndarray:
+    values = [_tensor_to_numpy(b).array.reshape(()) if isinstance(b, ms.Tensor) else b for b in batch]
+    try:
+        return np.array(values, dtype=dtype)
+    except OverflowError:  # e.g. 2**63 in an int64 batch
+        raise ValueError("Overflow when unpacking long long") from None
+
+
+def _stack_tensors(batch: Sequence[Any], in_main: bool) -> Any:
+    """torch.stack(batch): in the main process a real (differentiable) stack; in a worker a numpy payload with
+    torch's promoted dtype. The checks come first so both give torch's errors."""
+    for i, b in enumerate(batch):
+        if not isinstance(b, ms.Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {_torch_type_name(b)}")
+    _check_same_shape([tuple(b.shape) for b in batch])
+    if in_main:
+        from .... import stack
+
+        return stack(list(batch), 0)
+    dtype = batch[0].dtype
+    for b in batch[1:]:
+        dtype = D.promote_types(dtype, b.dtype)
+    payloads = [_tensor_to_numpy(b) for b in batch]
+    stacked = np.stack([p.array for p in payloads])
+    if dtype == ms.bfloat16:
+        return TensorPayload(stacked, dtype)
+    return TensorPayload(stacked.astype(D.to_numpy_dtype(dtype), copy=False))
+
+
+def _collate(batch: Sequence[Any], in_main: bool) -> Any:
+    """torch 1.12's default_collate, branch for branch. Tensors stack for real in the main process (autograd
+    kept, as torch.stack) and become numpy payloads in a worker; everything else becomes payloads."""
     elem = batch[0]
     elem_type = type(elem)
     if isinstance(elem, ms.Tensor):
-        payloads = [_tensor_to_numpy(b) for b in batch]
-        shapes = {p.array.shape for p in payloads}
-        if len(shapes) != 1:
-            got = [p.array.shape for p in payloads]
-            raise RuntimeError(f"stack expects each tensor to be equal size, but got {got}")
-        return TensorPayload(np.stack([p.array for p in payloads]), payloads[0].dtype)
+        return _stack_tensors(batch, in_main)
+    # torch 1.12 tests the type names "str_" and "string_"; numpy 2 renamed string_ to bytes_
     if elem_type.__module__ == "numpy" and elem_type.__name__ not in ("str_", "string_", "bytes_"):
-        if isinstance(elem, np.ndarray) and _NP_STR_OBJ.search(elem.dtype.str) is not None:
-            raise TypeError(_ERR_FORMAT.format(elem.dtype))
-        if isinstance(elem, np.ndarray) and elem.shape != ():
-            shapes = {b.shape for b in batch}
-            if len(shapes) != 1:
-                raise RuntimeError(
-                    f"stack expects each tensor to be equal size, but got {[tuple(b.shape) for b in batch]}")
-            return TensorPayload(np.stack(batch))
-        return TensorPayload(np.array(batch))  # numpy scalars and 0-d arrays: as_tensor(batch), dtype kept
-    if isinstance(elem, float):
-        return TensorPayload(np.array(batch, dtype=np.float64))
-    if isinstance(elem, bool) and all(isinstance(b, bool) for b in batch):
-        return TensorPayload(np.array(batch, dtype=np.bool_))
-    if isinstance(elem, int):
-        return TensorPayload(np.array(batch, dtype=np.int64))
+        if elem_type.__name__ in ("ndarray", "memmap"):
+            if _NP_STR_OBJ.search(elem.dtype.str) is not None:
+                raise TypeError(_ERR_FORMAT.format(elem.dtype))
+            # 1.12: default_collate([torch.as_tensor(b) for b in batch]), i.e. a stack of all of them
+            arrays = [np.asarray(b) for b in batch]
+            _check_same_shape([a.shape for a in arrays])
+            return TensorPayload(np.stack(arrays).astype(_promote_np([a.dtype for a in arrays]), copy=False))
+        if elem.shape == ():  # numpy scalars: torch.as_tensor(batch)
+            return TensorPayload(_scalar_array(batch, _scalar_list_dtype(batch)))
+        raise TypeError(_ERR_FORMAT.format(elem_type))
+    if isinstance(elem, float):  # torch.tensor(batch, dtype=torch.float64)
+        for b in batch:
+            if not isinstance(b, (int, float, np.integer, np.floating, np.bool_)):
+                raise TypeError(f"must be real number, not {type(b).__name__}")
+        return TensorPayload(_scalar_array(batch, np.dtype(np.float64)))
+    if isinstance(elem, int):  # bools included: torch.tensor(batch) infers bool / int64 / float / complex
+        return TensorPayload(_scalar_array(batch, _scalar_list_dtype(batch)))
     if isinstance(elem, (str, bytes)):
         return batch
     if isinstance(elem, collections.abc.Mapping):
-        out = {key: collate_numpy([d[key] for d in batch]) for key in elem}
+        # 1.12 rebuilds the mapping with elem_type(dict); a type that cannot (defaultdict) gives a plain dict
+        # (torch >= 2.1 copies the mapping instead and keeps defaultdict)
+        out = {key: _collate([d[key] for d in batch], in_main) for key in elem}
         try:
             return elem_type(out)
         except TypeError:
             return out
     if _is_namedtuple(elem):
-        return elem_type(*(collate_numpy(samples) for samples in zip(*batch)))
+        return elem_type(*(_collate(samples, in_main) for samples in zip(*batch)))
     if isinstance(elem, collections.abc.Sequence):
         it = iter(batch)
         elem_size = len(next(it))
@@ -96,19 +185,25 @@ def collate_numpy(batch: Sequence[Any]) -> Any:
             raise RuntimeError("each element in list of batch should be of equal size")
         transposed = list(zip(*batch))
         if isinstance(elem, tuple):
-            return [collate_numpy(samples) for samples in transposed]
+            return [_collate(samples, in_main) for samples in transposed]
         try:
-            return elem_type([collate_numpy(samples) for samples in transposed])
+            return elem_type([_collate(samples, in_main) for samples in transposed])
         except TypeError:
-            return [collate_numpy(samples) for samples in transposed]
+            return [_collate(samples, in_main) for samples in transposed]
     raise TypeError(_ERR_FORMAT.format(elem_type))
 
 
-def convert_numpy(data: Any) -> Any:
-    """torch's default_convert rules (batch_size=None): numpy arrays/scalars -> tensors, recursively."""
+def collate_numpy(batch: Sequence[Any]) -> Any:
+    """default_collate's worker stage: tensor leaves are `TensorPayload`s (numpy); no MindSpore kernel runs."""
+    return _collate(batch, in_main=False)
+
+
+def _convert(data: Any, in_main: bool) -> Any:
+    """torch 1.12's default_convert. Tensors are returned as they are in the main process (the same object, as
+    torch) and travel as payloads from a worker."""
     elem_type = type(data)
     if isinstance(data, ms.Tensor):
-        return _tensor_to_numpy(data)
+        return data if in_main else _tensor_to_numpy(data)
     if elem_type.__module__ == "numpy" and elem_type.__name__ not in ("str_", "string_", "bytes_"):
         if isinstance(data, np.ndarray) and _NP_STR_OBJ.search(data.dtype.str) is not None:
             return data
@@ -116,21 +211,26 @@ def convert_numpy(data: Any) -> Any:
     if isinstance(data, (str, bytes)):
         return data
     if isinstance(data, collections.abc.Mapping):
-        out = {key: convert_numpy(data[key]) for key in data}
+        out = {key: _convert(data[key], in_main) for key in data}
         try:
             return elem_type(out)
         except TypeError:
             return out
     if _is_namedtuple(data):
-        return elem_type(*(convert_numpy(d) for d in data))
+        return elem_type(*(_convert(d, in_main) for d in data))
     if isinstance(data, tuple):
-        return [convert_numpy(d) for d in data]
+        return [_convert(d, in_main) for d in data]
     if isinstance(data, collections.abc.Sequence):
         try:
-            return elem_type([convert_numpy(d) for d in data])
+            return elem_type([_convert(d, in_main) for d in data])
         except TypeError:
-            return [convert_numpy(d) for d in data]
+            return [_convert(d, in_main) for d in data]
     return data
+
+
+def convert_numpy(data: Any) -> Any:
+    """default_convert's worker stage (batch_size=None): numpy arrays/scalars -> payloads, recursively."""
+    return _convert(data, in_main=False)
 
 
 def to_wire(data: Any) -> Any:
@@ -191,9 +291,9 @@ def default_collate(batch: Sequence[Any]) -> Any:
 
     Example: 4 samples `(image[3,32,32] uint8 array, int label)` -> `[Tensor[4,3,32,32] uint8, Tensor[4] int64]`.
     """
-    return from_wire(collate_numpy(batch))
+    return from_wire(_collate(batch, in_main=True))
 
 
 def default_convert(data: Any) -> Any:
     """torch.utils.data.default_convert: numpy arrays (in containers) -> tensors, no batching."""
-    return from_wire(convert_numpy(data))
+    return from_wire(_convert(data, in_main=True))

@@ -18,7 +18,7 @@ import sys
 import threading
 import traceback
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Callable, List, Optional
 
 import numpy as np
 
@@ -91,9 +91,18 @@ class _ResumeIteration:
 
 class _MapFetcher:
     def __init__(self, dataset: Any, auto_collation: bool, collate_fn: Callable, drop_last: bool) -> None:
+        from ..dataset import TensorDataset
+
         self.dataset, self.auto_collation, self.collate_fn = dataset, auto_collation, collate_fn
+        # TensorDataset + the default collate: one numpy take per tensor instead of a row per sample and a stack
+        # (the same batch)
+        self.gather = (isinstance(dataset, TensorDataset) and auto_collation
+                       and collate_fn in (_collate.default_collate, _collate.collate_numpy))
 
     def fetch(self, index: Any) -> Any:
+        if self.gather:
+            batch = self.dataset._gather(index)
+            return _collate.from_wire(batch) if self.collate_fn is _collate.default_collate else batch
         if self.auto_collation:
             getitems = getattr(self.dataset, "__getitems__", None)
             data = getitems(index) if getitems else [self.dataset[i] for i in index]
@@ -147,9 +156,49 @@ def wire_collate(collate_fn: Callable) -> Callable:
     return run
 
 
-def _seed_worker(seed: int, worker_id: int) -> None:
+def _generate_state(base_seed: int, worker_id: int) -> List[int]:
+    """torch's numpy seed for a worker (torch >= 1.9, so 1.12 too): numpy's SeedSequence hashing of
+    [worker_id, base_seed low 32 bits, high 32 bits, 0] into 4 words, written out so that the same base seed
+    gives the same numpy stream as torch."""
+    init_a, mult_a, init_b, mult_b = 0x43B0D7E5, 0x931E8875, 0x8B51F9DD, 0x58F38DED
+    mix_mult_l, mix_mult_r, xshift, mask32 = 0xCA01F9DD, 0x4973F715, 16, 0xFFFFFFFF
+    entropy = [worker_id, base_seed & mask32, base_seed >> 32, 0]
+    hash_const_a = init_a
+
+    def hash_a(value: int) -> int:
+        nonlocal hash_const_a
+        value = (value ^ hash_const_a) & mask32
+        hash_const_a = (hash_const_a * mult_a) & mask32
+        value = (value * hash_const_a) & mask32
+        return (value ^ (value >> xshift)) & mask32
+
+    def mix(x: int, y: int) -> int:
+        result = ((mix_mult_l * x) & mask32) - ((mix_mult_r * y) & mask32)
+        result &= mask32
+        return (result ^ (result >> xshift)) & mask32
+
+    pool = [hash_a(e) for e in entropy]
+    for i_src in range(4):
+        for i_dst in range(4):
+            if i_src != i_dst:
+                pool[i_dst] = mix(pool[i_dst], hash_a(pool[i_src]))
+    hash_const_b = init_b
+    state = []
+    for i in range(4):
+        data_val = pool[i]
+        data_val = (data_val ^ hash_const_b) & mask32
+        hash_const_b = (hash_const_b * mult_b) & mask32
+        data_val = (data_val * hash_const_b) & mask32
+        state.append((data_val ^ (data_val >> xshift)) & mask32)
+    return state
+
+
+def _seed_worker(base_seed: int, worker_id: int) -> None:
+    """torch's worker seeding: `random` and the torch generator get base_seed + worker_id, numpy gets
+    _generate_state(base_seed, worker_id) (so forked workers do not share numpy's stream)."""
+    seed = base_seed + worker_id
     random.seed(seed)
-    np.random.seed(np.random.SeedSequence([seed & 0xFFFFFFFF, worker_id]).generate_state(1)[0])
+    np.random.seed(_generate_state(base_seed, worker_id))
     try:  # mindtorch's global generator (host-side numpy stream; no kernel launch)
         from .... import _random
 
@@ -195,7 +244,7 @@ def _worker_loop(is_iterable: bool, dataset: Any, index_queue: Any, result_conn:
     # Ctrl-C reaches the whole process group: the main process handles it and shuts workers down.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     seed = base_seed + worker_id
-    _seed_worker(seed, worker_id)
+    _seed_worker(base_seed, worker_id)
     _worker_info = WorkerInfo(id=worker_id, num_workers=num_workers, seed=seed, dataset=dataset)
     where = f"in DataLoader worker process {worker_id}"
     data_queue = _Sender(result_conn)
