@@ -21,6 +21,7 @@ Usage:
 """
 from __future__ import annotations
 
+import inspect
 import weakref
 from typing import Any, Callable, Dict, Iterable, Optional
 
@@ -41,12 +42,13 @@ TENSOR_TYPES = {_MsTensor}
 class OpEntry:
     """One row of the op table."""
 
-    __slots__ = ("name", "impls", "bound", "method", "function", "inplace_of", "doc")
+    __slots__ = ("name", "impls", "bound", "method", "function", "inplace_of", "doc", "kwalias")
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.impls: Dict[str, Callable] = {}
         self.bound: Optional[Callable] = None
+        self.kwalias: Dict[str, str] = {}  # numpy keyword -> the bound impl's torch keyword (see _numpy_aliases)
         self.method = False
         self.function = False
         self.inplace_of: Optional[str] = None  # for `add_`: the name of the out-of-place entry
@@ -58,6 +60,7 @@ class OpEntry:
         if impl is None:
             raise NotImplementedError(
                 f"torch.{self.name} is not implemented for the MindSpore device target '{_ms.device_target()}'")
+        self.kwalias = _numpy_aliases(impl)
         self.bound = impl
         return impl
 
@@ -66,6 +69,30 @@ class OpEntry:
 
     def __repr__(self) -> str:
         return f"OpEntry({self.name!r}, targets={sorted(self.impls)}, method={self.method}, function={self.function})"
+
+
+# torch's argument parser accepts numpy's keyword names for every native op (`torch.cumprod(x, axis=0)`,
+# `x.sum(keepdims=True)`, `torch.add(x1=a, x2=b)`: python_arg_parser.cpp's numpy_compatibility_arg_names, 1.12 as
+# 2.x). Implementations take torch's names; the dispatcher renames, once per call that passes keywords.
+_NUMPY_KEYWORDS = {"axis": "dim", "keepdims": "keepdim", "x": "input", "a": "input", "x1": "input", "x2": "other"}
+
+
+def _numpy_aliases(impl: Callable) -> Dict[str, str]:
+    """{numpy keyword: torch keyword} for the torch keywords `impl` takes and whose numpy spelling it does not."""
+    try:
+        params = inspect.signature(impl).parameters
+    except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
+        return {}
+    return {np_name: t for np_name, t in _NUMPY_KEYWORDS.items() if t in params and np_name not in params}
+
+
+def _rename_numpy_keywords(kwargs: Dict[str, Any], alias: Dict[str, str]) -> Dict[str, Any]:
+    for np_name, t in alias.items():
+        if np_name in kwargs:
+            if t in kwargs:
+                raise TypeError(f"got multiple values for argument '{t}' (also given as '{np_name}')")
+            kwargs[t] = kwargs.pop(np_name)
+    return kwargs
 
 
 TABLE: Dict[str, OpEntry] = {}
@@ -327,6 +354,8 @@ def _make_dispatcher(entry: OpEntry) -> Callable:
         if not _recording():
             _set_recording(True)
         impl = entry.bound or entry.bind()
+        if kwargs and entry.kwalias:
+            kwargs = _rename_numpy_keywords(kwargs, entry.kwalias)
         if kwargs and "out" in kwargs:
             out = kwargs.pop("out")
             try:
@@ -403,6 +432,8 @@ NONDIFF_OUTPUT_OPS = frozenset({
     "argmax", "argmin", "argsort", "argwhere", "nonzero", "where", "bucketize", "searchsorted", "count_nonzero",
     "max", "min", "median", "nanmedian", "mode", "kthvalue", "sort", "topk", "cummax", "cummin", "frexp",
     "unique", "unique_consecutive", "to", "type", "type_as", "long", "int", "short", "char", "byte", "bool",
+    "max_pool1d_with_indices", "max_pool2d_with_indices", "max_pool3d_with_indices", "max_pool1d", "max_pool2d",
+    "max_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
 })
 _NONDIFF_DTYPES = frozenset(map(id, (ms.bool_, ms.int8, ms.int16, ms.int32, ms.int64, ms.uint8, ms.uint16,
                                       ms.uint32, ms.uint64)))
@@ -440,6 +471,8 @@ def _make_inplace_dispatcher(entry: OpEntry) -> Callable:
         if not _recording():
             _set_recording(True)
         impl = entry.bound or entry.bind()
+        if kwargs and entry.kwalias:
+            kwargs = _rename_numpy_keywords(kwargs, entry.kwalias)
         src = self
         if getattr(self, "_requires_grad", False) and _ms.is_recording():
             if self._is_leaf:

@@ -356,7 +356,10 @@ def scatter_reduce(input: Any, dim: int, index: Any, src: Any, reduce: str, *, i
         out = np.where(touched, out / np.maximum(cnt, 1), base)
         if input.dtype in D.all_int_type:
             out = np.floor(out)
-    return _to_ms(out, input.dtype)
+    from .linalg import _host_op, _no_vjp
+
+    res = _to_ms(out, input.dtype)
+    return _host_op(lambda *_: res, _no_vjp("torch.scatter_reduce"), input, src)  # raises, never no gradient
 
 
 # ------------------------------------------------------------------------------------------- index_*
@@ -441,15 +444,20 @@ def masked_fill(input: Any, mask: Any, value: Any) -> Any:
 
 @register("masked_scatter", inplace=True)
 def masked_scatter(input: Any, mask: Any, source: Any) -> Any:
-    """Copy `source` elements (in order) into positions where mask is True (host computation: no autograd)."""
-    out = np.array(np.broadcast_to(_np(input), np.broadcast_shapes(_shape(input), _shape(mask))))
-    m = np.broadcast_to(mask.asnumpy(), out.shape)
+    """Copy `source` elements (in order) into positions where mask is True. The positions are found on the host;
+    the values move with a gather from `source` and a select, so both input and source get torch's gradients."""
+    shape = np.broadcast_shapes(_shape(input), _shape(mask))
+    m = np.broadcast_to(mask.asnumpy(), shape)
     k = int(m.sum())
-    src = _np(source).ravel()
-    if src.size < k:
+    n = int(np.prod(_shape(source)))
+    if n < k:
         raise RuntimeError("masked_scatter: expected source to have at least as many elements as ones in mask")
-    out[m] = src[:k]
-    return _to_ms(out, input.dtype)
+    # element j of the output takes source[rank of j among the True positions] where mask is True
+    order = np.clip(np.cumsum(m.reshape(-1)) - 1, 0, max(n - 1, 0)).astype(np.int64)
+    taken = mint.reshape(ops.gather(mint.reshape(source, (-1,)), _MsTensor(order), 0), shape) if n else \
+        ops.zeros(shape, input.dtype)
+    return ops.select(_MsTensor(np.ascontiguousarray(m)), taken.astype(input.dtype),
+                      mint.broadcast_to(input, shape))
 
 
 @register("masked_select")
@@ -507,14 +515,17 @@ def take_along_dim(input: Any, indices: Any, dim: Optional[int] = None, *, out: 
 
 @register("put", inplace=True)
 def put(input: Any, index: Any, source: Any, accumulate: bool = False) -> Any:
-    """input (as 1-D) with source put at index (host computation: no autograd)."""
+    """input (as 1-D) with source put at index (host computation: backward raises rather than no gradient)."""
+    from .linalg import _host_op, _no_vjp
+
     out = _np(input).copy().ravel()
     idx = index.asnumpy().ravel()
     if accumulate:
         np.add.at(out, idx, _np(source).ravel())
     else:
         out[idx] = _np(source).ravel()
-    return _to_ms(out.reshape(_shape(input)), input.dtype)
+    res = _to_ms(out.reshape(_shape(input)), input.dtype)
+    return _host_op(lambda *_: res, _no_vjp("torch.put"), input, source)
 
 
 @register("searchsorted", method=False)

@@ -6,7 +6,7 @@ Differentiable: norms, matrix_power, matrix_exp, multi_dot, vecdot, vander, the 
 (solve_triangular, triangular_solve, cholesky_solve/inverse, lu_solve; MindSpore's MatrixTriangularSolve) and
 inv, solve, cholesky, lu_factor/lu (square) with their _ex variants, tensorinv/tensorsolve: those factor on the
 host with numpy (LAPACK, which also gives torch's info/LinAlgError semantics) inside one autograd node
-(`_HostFn`) whose backward is torch's formula in MindSpore ops.
+(`_host._HostFn`) whose backward is torch's formula in MindSpore ops.
 Host only, no autograd: det, slogdet, svd, qr, eigh, pinv, lstsq, matrix_rank, cond with p None/2/-2 (from
 svdvals); eig/eigvals (complex) raise NotImplementedError on backward.
 """
@@ -19,10 +19,9 @@ import numpy as np
 from mindspore import mint, ops
 
 from .. import _dtype as D
-from .. import _ms
 from .. import return_types as RT
-from ..autograd.function import Function
 from ._args import scalar_arg, wrap_dim
+from ._host import _host_op
 from ._registry import register
 
 _MsTensor = ms.Tensor
@@ -293,7 +292,8 @@ def linalg_qr(A: Any, mode: str = "reduced", *, out: Any = None) -> Any:
         r = np.linalg.qr(a, mode="r")
         return linalg_qr_t(_out(np.zeros((0,), a.dtype), A), _out(r, A))
     q, r = np.linalg.qr(a, mode=mode)
-    return linalg_qr_t(_out(q, A), _out(r, A))
+    no_grad = _no_vjp("linalg.qr")  # backward raises rather than leaving A without a gradient
+    return linalg_qr_t(_host_op(lambda x: _out(q, x), no_grad, A), _host_op(lambda x: _out(r, x), no_grad, A))
 
 
 @register("qr")
@@ -378,7 +378,8 @@ def linalg_lstsq(A: Any, B: Any, rcond: Optional[float] = None, *, driver: Optio
     if vec:
         sol = sol[..., 0]
     empty = np.zeros((0,), dtype=a.dtype)
-    return linalg_lstsq_t(_out(sol, A), _out(empty, A), _MsTensor(np.asarray(ranks, np.int64).reshape(batch)),
+    solution = _host_op(lambda *_: _out(sol, A), _no_vjp("linalg.lstsq"), A, B)
+    return linalg_lstsq_t(solution, _out(empty, A), _MsTensor(np.asarray(ranks, np.int64).reshape(batch)),
                           _out(empty, A))
 
 
@@ -396,32 +397,6 @@ linalg_lu_factor_ex_t = RT._make("linalg_lu_factor_ex", ("LU", "pivots", "info")
 linalg_lu_t = RT._make("linalg_lu", ("P", "L", "U"))
 linalg_eig_t = RT._make("linalg_eig", ("eigenvalues", "eigenvectors"))
 triangular_solve_t = RT._make("triangular_solve", ("solution", "cloned_coefficient"))
-
-
-class _HostFn(Function):
-    """A host (numpy/LAPACK) computation as one autograd node: forward `compute(*inputs)` -> one MindSpore
-    tensor; backward `vjp(inputs, output, grad)` -> one gradient (or None) per input, in MindSpore ops.
-    MindSpore's own CPU kernels are missing (CholeskyGrad, MatrixExp) or do not report singular input, and
-    torch's error/info semantics need the LAPACK factorization on the host anyway."""
-
-    @staticmethod
-    def forward(ctx: Any, compute: Any, vjp: Any, *inputs: Any) -> Any:
-        out = compute(*inputs)
-        ctx.vjp = vjp
-        ctx.save_for_backward(*inputs, out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        *inputs, out = ctx.saved_tensors
-        return (None, None, *ctx.vjp(inputs, out, grad))
-
-
-def _host_op(compute: Any, vjp: Any, *inputs: Any) -> Any:
-    """compute(*inputs), recorded with `vjp` as its backward when autograd records and an input needs grad."""
-    if _ms.is_recording() and any(getattr(t, "_requires_grad", False) for t in inputs):
-        return _HostFn.apply(compute, vjp, *inputs)
-    return compute(*inputs)
 
 
 def _det_vjp(inputs: Any, det: Any, grad: Any) -> Any:

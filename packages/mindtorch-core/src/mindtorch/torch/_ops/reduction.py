@@ -414,7 +414,12 @@ def mode(input: Any, dim: int = -1, keepdim: builtins.bool = False) -> Any:
     vals, idx = vals.reshape(out_shape), idx.reshape(out_shape)
     if keepdim and arr.ndim:
         vals, idx = np.expand_dims(vals, d), np.expand_dims(idx, d)
-    return return_types.mode(_MsTensor(vals, dtype=input.dtype), _MsTensor(idx))
+    index = _MsTensor(idx)
+    if input.ndim and input._requires_grad:  # the values gathered at the indices: torch's gradient
+        g = index if keepdim else mint.unsqueeze(index, d)
+        picked = mint.gather(input, d, g)
+        return return_types.mode(picked if keepdim else mint.squeeze(picked, d), index)
+    return return_types.mode(_MsTensor(vals, dtype=input.dtype), index)
 
 
 # -------------------------------------------------------------------------------------- logsumexp / norm
