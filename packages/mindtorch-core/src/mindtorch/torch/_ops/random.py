@@ -111,15 +111,9 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size: Any = None, *, generator: Any 
     if np.any(np.asarray(s) < 0):
         raise RuntimeError("normal expects all elements of std >= 0.0")
     shape = np.broadcast_shapes(np.shape(m), np.shape(s))
-    eps = g.normal(0.0, 1.0, shape)
-    if (mt and mean._requires_grad) or (st and std._requires_grad):
-        # mean + std * eps on the device: torch differentiates normal(mean, std) with respect to both
-        from mindspore import mint
-
-        noise = np_to_ms(eps, dt)
-        scaled = mint.mul(noise, std) if st else mint.mul(noise, _MsTensor(float(std), dt))
-        return mint.add(scaled, mean if mt else _MsTensor(float(mean), dt))
-    return np_to_ms(eps * s + m, dt)
+    # no autograd: torch's normal(mean, std) has zero gradients for both (derivatives.yaml); reparameterised
+    # sampling is torch.distributions.Normal.rsample
+    return np_to_ms(g.normal(0.0, 1.0, shape) * s + m, dt)
 
 
 @register("bernoulli")
