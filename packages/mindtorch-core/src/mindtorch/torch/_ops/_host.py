@@ -1,0 +1,38 @@
+"""Host (numpy/LAPACK/pocketfft) computations as autograd nodes, shared by linalg.py and fft.py.
+
+`_host_op(compute, vjp, *inputs)` runs `compute` on the host and, when autograd records and an input needs a
+gradient, records one `_HostFn` node whose backward is `vjp`. With create_graph=True the backward records
+whatever `vjp` does: linalg's vjps are MindSpore ops; fft's are host transforms recorded as `_host_op`s again.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _ms
+from ..autograd.function import Function
+
+
+class _HostFn(Function):
+    """A host (numpy/LAPACK) computation as one autograd node: forward `compute(*inputs)` -> one MindSpore
+    tensor; backward `vjp(inputs, output, grad)` -> one gradient (or None) per input, as MindSpore tensors.
+    MindSpore's own CPU kernels are missing (CholeskyGrad, MatrixExp, complex FFT gradients) or do not report
+    singular input, and torch's error/info semantics need the LAPACK factorization on the host anyway."""
+
+    @staticmethod
+    def forward(ctx: Any, compute: Any, vjp: Any, *inputs: Any) -> Any:
+        out = compute(*inputs)
+        ctx.vjp = vjp
+        ctx.save_for_backward(*inputs, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        *inputs, out = ctx.saved_tensors
+        return (None, None, *ctx.vjp(inputs, out, grad))
+
+
+def _host_op(compute: Any, vjp: Any, *inputs: Any) -> Any:
+    """compute(*inputs), recorded with `vjp` as its backward when autograd records and an input needs grad."""
+    if _ms.is_recording() and any(getattr(t, "_requires_grad", False) for t in inputs):
+        return _HostFn.apply(compute, vjp, *inputs)
+    return compute(*inputs)
