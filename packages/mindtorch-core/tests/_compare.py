@@ -40,5 +40,8 @@ def assert_same(mine: Any, ref: Any, rtol: float = 1.3e-6, atol: float = 1e-5, c
     m, r = to_np(mine), to_np(ref)
     if r.dtype == np.bool_ or np.issubdtype(r.dtype, np.integer):
         np.testing.assert_array_equal(m, r)
+    elif np.iscomplexobj(m) or np.iscomplexobj(r):  # both parts (a float64 cast would drop the imaginary one)
+        np.testing.assert_allclose(m.astype(np.complex128), r.astype(np.complex128), rtol=rtol, atol=atol,
+                                   equal_nan=True)
     else:
         np.testing.assert_allclose(m.astype(np.float64), r.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True)

@@ -1,6 +1,7 @@
 """torch.fft: the op table's `fft_*` entries under torch's public names (fft, ifft, rfft, fft2, fftn, fftfreq, ...).
 
-Computed on the host with numpy's pocketfft: values and dtypes as torch, no autograd through them.
+Computed on the host with numpy's pocketfft: values and dtypes as torch; each transform is one autograd node
+whose backward is its adjoint (torch's formulas, also on the host), so gradients of every order flow through.
 """
 from typing import Any as _Any
 
