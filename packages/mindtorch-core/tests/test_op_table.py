@@ -256,6 +256,15 @@ SAMPLES = {
     "_batch_norm_train": lambda: ((X(4, 3, 2), X(3), X(3), 1e-5, True), {}),
     "_batch_norm_eval": lambda: ((X(4, 3, 2), X(3), torch.ones(3), X(3), X(3), 1e-5), {}),
     "_rnn_layer": lambda: (("LSTM", X(3, 2, 4), X(2, 5), X(2, 5), X(20, 4), X(20, 5), X(20), X(20), True), {}),
+    # multi-tensor ops (_ops/foreach.py): lists of tensors, scalars or per-tensor scalars
+    **{f"_foreach_{n}{s}": lambda: (([X(), X(3)], [X(), X(3)]), {"alpha": 0.5})
+       for n in ("add", "sub") for s in ("", "_")},
+    **{f"_foreach_{n}{s}": lambda: (([X(), X(3)], [2.0, 0.5]), {}) for n in ("mul", "div") for s in ("", "_")},
+    **{f"_foreach_{n}{s}": lambda: (([X(), X(3)], [X(), X(3)], [X() + 2, X(3) + 2]), {"value": 0.5})
+       for n in ("addcmul", "addcdiv") for s in ("", "_")},
+    **{f"_foreach_{n}{s}": lambda: (([X().abs(), X(3).abs()],), {})
+       for n in ("sqrt", "exp", "neg", "abs") for s in ("", "_")},
+    "_foreach_zero_": lambda: (([X(), X(3)],), {}), "_foreach_norm": lambda: (([X(), X(3)], 1), {}),
 }
 
 

@@ -48,6 +48,7 @@ from . import (  # noqa: E402,F401,I001  (after the table: these modules use the
     autograd,
     backends,
     common,
+    cpu,
     cuda,
     distributed,
     distributions,

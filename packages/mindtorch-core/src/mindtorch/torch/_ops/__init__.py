@@ -5,6 +5,7 @@ from . import (  # noqa: F401  (registration side effects)
     creation,
     dunder,
     fft,
+    foreach,
     indexing,
     inplace,
     linalg,

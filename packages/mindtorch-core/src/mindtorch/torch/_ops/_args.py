@@ -24,15 +24,6 @@ def as_tensor_arg(x: Any, like: Optional[Any] = None) -> Any:
     raise TypeError(f"expected Tensor, number or numpy array, got {type(x).__name__}")
 
 
-def dim_arg(dim: Any = None, axis: Any = None) -> Any:
-    """torch accepts `dim` and numpy's `axis`."""
-    return axis if dim is None else dim
-
-
-def keepdim_arg(keepdim: Optional[bool] = None, keepdims: Optional[bool] = None) -> bool:
-    return bool(keepdims) if keepdim is None else bool(keepdim)
-
-
 def shape_args(size: Sequence[Any]) -> Tuple[int, ...]:
     """`f(2, 3)`, `f((2, 3))`, `f([2, 3])`, `f(torch.Size([2, 3]))` -> (2, 3)."""
     if len(size) == 1 and isinstance(size[0], (tuple, list)):

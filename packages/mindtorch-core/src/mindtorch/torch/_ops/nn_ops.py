@@ -2036,6 +2036,42 @@ def _resize_dim(x: Any, dim: int, out: int, mode: str, align_corners: bool, scal
     raise ValueError(mode)
 
 
+def _aa_filter(t: np.ndarray, cubic: bool) -> np.ndarray:
+    """torch's antialiasing filters of |t|: the triangle (bilinear) or Keys' cubic with a = -0.5 (bicubic; the
+    plain bicubic mode uses a = -0.75)."""
+    if not cubic:
+        return np.maximum(1.0 - t, 0.0)
+    a = -0.5
+    return np.where(t < 1.0, ((a + 2.0) * t - (a + 3.0)) * t * t + 1.0,
+                    np.where(t < 2.0, (((t - 5.0) * t + 8.0) * t - 4.0) * a, 0.0))
+
+
+def aa_weights(size: int, out: int, cubic: bool, align_corners: bool = False,
+               scale: Optional[float] = None) -> np.ndarray:
+    """torch's antialiased resampling weights for one dim (`_compute_weights_aa`; align_corners only changes the
+    scale), (size, out): each output pixel is the normalised filter-weighted sum of the input pixels within the
+    filter's support, which is stretched by the downscale factor so that every input pixel contributes."""
+    sc = _src_scale(size, out, align_corners, scale)
+    stretch = max(sc, 1.0)
+    support = (2.0 if cubic else 1.0) * stretch
+    w = np.zeros((size, out))
+    for i in range(out):
+        center = sc * (i + 0.5)
+        lo, hi = max(int(center - support + 0.5), 0), min(int(center + support + 0.5), size)
+        f = _aa_filter(np.abs((np.arange(lo, hi) - center + 0.5) / stretch), cubic)
+        w[lo:hi, i] = f / f.sum() if f.sum() != 0 else f
+    return w
+
+
+def _resize_dim_aa(x: Any, dim: int, out: int, cubic: bool, align_corners: bool, scale: Optional[float]) -> Any:
+    """Antialiased resize of one dim: a matmul with `aa_weights` (differentiable)."""
+    size = _shape(x)[dim]
+    if out == size:
+        return x  # an unchanged dim is copied, as in _resize_dim
+    w = aa_weights(size, out, cubic, align_corners, scale).astype(D.to_numpy_dtype(x.dtype))
+    return ops.swapaxes(ops.matmul(ops.swapaxes(x, dim, -1), _MsTensor(w)), dim, -1)
+
+
 _INTERP_DIMS = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
 
 
@@ -2061,8 +2097,8 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: st
         if align_corners is None:
             align_corners = False
     if antialias:
-        raise NotImplementedError("interpolate(antialias=True) is not supported by mindtorch; resize without "
-                                  "antialiasing or pre-blur the input")
+        if mode not in ("bilinear", "bicubic"):
+            raise NotImplementedError("Anti-alias option is only supported for bilinear and bicubic modes")
     in_sizes = _shape(input)[2:]
     if size is not None and scale_factor is not None:
         raise ValueError("only one of size or scale_factor should be defined")
@@ -2091,7 +2127,8 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: st
     kind = {"bilinear": "linear", "trilinear": "linear", "bicubic": "cubic"}.get(mode, mode)
     x = input
     for j in range(n):
-        x = _resize_dim(x, 2 + j, outs[j], kind, bool(align_corners), scales[j])
+        x = (_resize_dim_aa(x, 2 + j, outs[j], kind == "cubic", bool(align_corners), scales[j]) if antialias else
+             _resize_dim(x, 2 + j, outs[j], kind, bool(align_corners), scales[j]))
     # every dim unchanged: torch still returns a new tensor, never the input itself
     return ops.add(x, 0) if x is input else x
 

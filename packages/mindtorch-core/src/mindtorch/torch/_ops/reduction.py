@@ -17,7 +17,7 @@ from mindspore import mint, ops
 
 from .. import _dtype as D
 from .. import return_types
-from ._args import dim_arg, keepdim_arg, scalar_arg, wrap_dim
+from ._args import scalar_arg, wrap_dim
 from ._registry import register
 
 _MsTensor = ms.Tensor
@@ -71,18 +71,17 @@ def _count(x: Any, dims: Optional[Tuple[int, ...]]) -> int:
 
 
 @register("sum")
-def sum(input: Any, dim: Any = None, keepdim: Optional[bool] = None, *, dtype: Any = None, axis: Any = None,
-        keepdims: Optional[bool] = None) -> Any:
-    """Sum over `dim` (all elements when None); ints and bools sum to int64 as in torch."""
-    if dim is None and dtype is None and axis is None and not keepdim and not keepdims \
-            and id(input.dtype) in _FLOATS and 0 not in _shape(input):
+def sum(input: Any, dim: Any = None, keepdim: builtins.bool = False, *, dtype: Any = None) -> Any:
+    """Sum over `dim` (all elements when None); ints and bools sum to int64 as in torch. (numpy's axis=/keepdims=
+    are renamed by the dispatcher, as for every op.)"""
+    if dim is None and dtype is None and not keepdim and id(input.dtype) in _FLOATS and 0 not in _shape(input):
         return mint.sum(input)  # the common `x.sum()`: no argument work
     d = D.to_dtype(dtype)
     if d is None and id(input.dtype) in _INT_OR_BOOL:
         d = D.int64
     x = input if d is None or input.dtype is d else _cast(input, d)
-    dims = _dims(dim_arg(dim, axis), input.ndim)
-    k = keepdim_arg(keepdim, keepdims)
+    dims = _dims(dim, input.ndim)
+    k = builtins.bool(keepdim)
     if x.ndim and 0 in _shape(x):  # MindSpore's sum of nothing returns uninitialised memory
         return ops.zeros(_reduced_shape(_shape(x), dims, k), x.dtype)
     return _reduce(mint.sum, x, dims, k)
@@ -98,11 +97,9 @@ def nansum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = N
 
 
 @register("mean")
-def mean(input: Any, dim: Any = None, keepdim: Optional[bool] = None, *, dtype: Any = None, axis: Any = None,
-         keepdims: Optional[bool] = None) -> Any:
+def mean(input: Any, dim: Any = None, keepdim: builtins.bool = False, *, dtype: Any = None) -> Any:
     """Arithmetic mean; like torch, integer inputs need an explicit floating `dtype=`."""
-    if dim is None and dtype is None and axis is None and not keepdim and not keepdims \
-            and id(input.dtype) in _FLOATS and 0 not in _shape(input):
+    if dim is None and dtype is None and not keepdim and id(input.dtype) in _FLOATS and 0 not in _shape(input):
         return mint.mean(input)  # the common `x.mean()`
     d = D.to_dtype(dtype)
     x = input if d is None else _cast(input, d)
@@ -110,8 +107,8 @@ def mean(input: Any, dim: Any = None, keepdim: Optional[bool] = None, *, dtype: 
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
             f"Got: {D.scalar_name(x.dtype)}")
-    dims = _dims(dim_arg(dim, axis), input.ndim)
-    k = keepdim_arg(keepdim, keepdims)
+    dims = _dims(dim, input.ndim)
+    k = builtins.bool(keepdim)
     if x.ndim and _count(x, dims) == 0:
         return ops.fill(x.dtype, _reduced_shape(_shape(x), dims, k), float("nan"))  # torch: mean of nothing is nan
     return _reduce(mint.mean, x, dims, k)

@@ -19,7 +19,7 @@ from .._grad_mode import (  # noqa: F401
     no_grad,
     set_grad_enabled,
 )
-from . import functional, grad_mode, graph  # noqa: F401
+from . import functional, grad_mode, graph, profiler  # noqa: F401  (torch.autograd.profiler without an import)
 from ._tensor_mixin import _as_torch
 from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401

@@ -6,6 +6,7 @@ from typing import Any, Callable, Optional, Union
 
 import numpy as np
 
+from ..._grad_mode import is_grad_enabled
 from ..._tensor import Tensor, from_numpy_array
 from .. import functional as F
 from .. import init
@@ -38,20 +39,38 @@ class TransformerEncoder(Module):
     __constants__ = ["norm"]
 
     def __init__(self, encoder_layer: "TransformerEncoderLayer", num_layers: int, norm: Optional[Module] = None,
-                 enable_nested_tensor: bool = True, mask_check: bool = True) -> None:
+                 enable_nested_tensor: bool = False, mask_check: bool = True) -> None:
         super().__init__()
         self.layers = _get_clones(encoder_layer, num_layers)
         self.num_layers = num_layers
         self.norm = norm
+        self.enable_nested_tensor = enable_nested_tensor  # torch 1.12's default is False (2.x: True)
 
     def forward(self, src: Tensor, mask: Optional[Tensor] = None, src_key_padding_mask: Optional[Tensor] = None,
                 is_causal: Optional[bool] = None) -> Tensor:
         output = src
         for mod in self.layers:
             output = mod(output, src_mask=mask, src_key_padding_mask=src_key_padding_mask)
+        if self.enable_nested_tensor and src_key_padding_mask is not None and self._runs_nested(src, mask):
+            # torch runs the padded sequences as a nested tensor (the padding is dropped, which the key padding
+            # mask already did for every other position) and pads the result back with zeros, before the norm
+            output = output.masked_fill(src_key_padding_mask.bool()[..., None], 0.0)
         if self.norm is not None:
             output = self.norm(output)
         return output
+
+    def _runs_nested(self, src: Tensor, mask: Optional[Tensor]) -> bool:
+        """torch 1.12's other conditions for its nested-tensor path (`TransformerEncoder.forward`, given
+        enable_nested_tensor and a key padding mask): inference without an attention mask, post-norm batch_first
+        relu/gelu layers, nothing that records gradients."""
+        layer = self.layers[0] if len(self.layers) else None
+        if mask is not None or src.dim() != 3 or not isinstance(layer, TransformerEncoderLayer):
+            return False
+        attn = layer.self_attn
+        if (layer.norm_first or layer.training or not attn.batch_first or not attn._qkv_same_embed_dim
+                or layer.activation not in (F.relu, F.gelu) or layer.norm1.eps != layer.norm2.eps):
+            return False
+        return not (is_grad_enabled() and (src.requires_grad or any(p.requires_grad for p in layer.parameters())))
 
 
 class TransformerDecoder(Module):

@@ -1,6 +1,7 @@
 """torch.utils.data: datasets, samplers and the DataLoader (Python/numpy workers, see dataloader.py)."""
 from typing import Any
 
+from . import distributed  # noqa: F401  (torch.utils.data.distributed without an import; a lazy forward)
 from ._utils.collate import default_collate, default_convert
 from ._utils.worker import get_worker_info
 from .dataloader import DataLoader

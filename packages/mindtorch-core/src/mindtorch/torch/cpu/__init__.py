@@ -1,0 +1,2 @@
+"""torch.cpu (torch 1.12: the `amp` submodule)."""
+from . import amp  # noqa: F401
