@@ -125,6 +125,7 @@ SAMPLES = {
     "transpose_": lambda: ((X(), 0, 1), {}), "swapaxes_": lambda: ((X(), 0, 1), {}),
     "swapdims_": lambda: ((X(), 0, 1), {}),
     "apply_": lambda: ((X(), lambda v: v + 1), {}), "map_": lambda: ((X(), X(), lambda a, b: a * b), {}),
+    "histogram": lambda: ((X(), 4), {}), "cumulative_trapezoid": lambda: ((X(),), {}),
     # torch.special compositions (_ops/special.py)
     "special_entr": lambda: ((X(),), {}), "special_ndtr": lambda: ((X(),), {}),
     "special_ndtri": lambda: ((X(),), {}), "special_xlog1py": lambda: ((X(), X()), {}),

@@ -269,3 +269,35 @@ def test_apply_and_map_(reftorch):
 
     for got, ref in zip(run(torch), run(reftorch)):
         assert_same(got, ref, check_dtype=True)
+
+
+@pytest.mark.parametrize("kw", [{"bins": 4}, {"bins": 3, "range": (0.0, 5.0)}, {"bins": 4, "density": True},
+                                {"bins": 4, "weight": True}, {"bins": "edges"}])
+def test_histogram(reftorch, kw):
+    x = np.array([1.0, 2, 1, 4.5, 3, 2.2])
+    res = []
+    for t in (torch, reftorch):
+        args = {k: (t.tensor(np.arange(6.0)) if k == "weight" else
+                    t.tensor([0.0, 1.5, 5.0], dtype=t.float64) if v == "edges" else v) for k, v in kw.items()}
+        res.append(t.histogram(t.tensor(x), **args))
+    assert_same(res[0].hist, res[1].hist)
+    assert_same(res[0].bin_edges, res[1].bin_edges)
+    assert torch.tensor(x).histogram(3).hist.tolist() == reftorch.tensor(x).histogram(3).hist.tolist()
+
+
+def test_cumulative_trapezoid(reftorch):
+    y = np.random.default_rng(0).standard_normal((3, 5))
+    xs = np.cumsum(np.random.default_rng(1).random(5))
+    for kw in ({}, {"dx": 0.5}, {"dim": 0}):
+        assert_same(torch.cumulative_trapezoid(torch.tensor(y), **kw),
+                    reftorch.cumulative_trapezoid(reftorch.tensor(y), **kw))
+    assert_same(torch.cumulative_trapezoid(torch.tensor(y), torch.tensor(xs)),
+                reftorch.cumulative_trapezoid(reftorch.tensor(y), reftorch.tensor(xs)))
+    g = []
+    for t in (torch, reftorch):
+        v = t.tensor(y, requires_grad=True)
+        t.cumulative_trapezoid(v, dim=1).pow(2).sum().backward()
+        g.append(v.grad)
+    assert_same(g[0], g[1])
+    with pytest.raises(TypeError):
+        torch.cumulative_trapezoid(torch.tensor(y), 0.5)

@@ -18,7 +18,7 @@ from mindspore import mint, ops
 from .. import _dtype as D
 from .. import return_types as RT
 from ._args import scalar_arg, wrap_dim
-from ._registry import register
+from ._registry import kernel, register
 from .shape import _select
 
 _MsTensor = ms.Tensor
@@ -814,6 +814,49 @@ def _trapezoid(y: Any, x: Any, dx: Any, dim: int) -> Any:
         xd = wrap_dim(dim, x.ndim)
         spacing = mint.sub(ops.narrow(x, xd, 1, n - 1), ops.narrow(x, xd, 0, n - 1))
     return mint.div(ops.sum(mint.mul(mid, spacing), d), 2.0)
+
+
+@register("cumulative_trapezoid", method=False)
+def cumulative_trapezoid(y: Any, x: Any = None, *, dx: Any = None, dim: int = -1) -> Any:
+    """Running trapezoidal integral along dim: one element fewer than y there (differentiable)."""
+    if x is not None and not isinstance(x, _MsTensor):  # torch: the spacing is keyword-only (dx=)
+        raise TypeError(f"cumulative_trapezoid() received an invalid combination of arguments - got (Tensor, "
+                        f"{type(x).__name__}), but expected (Tensor y, Tensor x, *, int dim) or (Tensor y, *, "
+                        "Number dx, int dim)")
+    d = wrap_dim(dim, y.ndim)
+    n = tuple(y.shape)[d]
+    if n == 0:
+        return y
+    mid = mint.add(ops.narrow(y, d, 1, n - 1), ops.narrow(y, d, 0, n - 1))
+    if x is None:
+        areas = mint.mul(mid, scalar_arg((1.0 if dx is None else dx) / 2.0, mid))
+    else:
+        if x.ndim == 1:
+            spacing = mint.sub(ops.narrow(x, 0, 1, n - 1), ops.narrow(x, 0, 0, n - 1))
+            shape = [1] * y.ndim
+            shape[d] = n - 1
+            spacing = ops.reshape(spacing, tuple(shape))
+        else:
+            xd = wrap_dim(dim, x.ndim)
+            spacing = mint.sub(ops.narrow(x, xd, 1, n - 1), ops.narrow(x, xd, 0, n - 1))
+        areas = mint.div(mint.mul(mid, spacing), 2.0)
+    return kernel("cumsum")(areas, d)  # this target's cumsum (mint.cumsum has no CPU kernel)
+
+
+@register("histogram")
+def histogram(input: Any, bins: Any, *, range: Any = None, weight: Any = None,  # noqa: A002 - torch's name
+              density: bool = False) -> Any:
+    """(hist, bin_edges): counts (or weighted sums / densities) of input's elements in `bins` equal-width bins over
+    `range` (default: min..max) or between the given edges; float, input's dtype (host numpy, no autograd, as
+    torch's histogram has none)."""
+    if input.dtype not in (D.float32, D.float64):
+        raise RuntimeError(f"torch.histogram: input tensor and bins tensors should have the same dtype, but got "
+                           f"input {D.scalar_name(input.dtype)}")
+    arr = _np(input).ravel()
+    edges = _np(bins) if isinstance(bins, _MsTensor) else int(bins)
+    w = None if weight is None else _np(weight).ravel()
+    hist, bin_edges = np.histogram(arr, bins=edges, range=range, weights=w, density=density)
+    return RT.histogram(_to_ms(hist.astype(arr.dtype), input.dtype), _to_ms(bin_edges.astype(arr.dtype), input.dtype))
 
 
 @register("trapezoid", method=False)
