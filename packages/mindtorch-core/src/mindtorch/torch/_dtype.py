@@ -85,7 +85,8 @@ _ms_str, _ms_repr = dtype.__str__, dtype.__repr__
 
 
 def _called_by_mindspore() -> _builtin_bool:
-    """Whether the code asking for a dtype's name (two frames up: past `_dtype_str`) is MindSpore's own Python."""
+    """Whether the code asking for a dtype's name (two frames up: past `_torch_named`'s function) is MindSpore's
+    own Python."""
     try:
         name = sys._getframe(2).f_globals.get("__name__", "")
     except ValueError:  # called from C with no Python caller
@@ -93,20 +94,19 @@ def _called_by_mindspore() -> _builtin_bool:
     return name.startswith("mindspore.") or name == "mindspore"
 
 
-def _dtype_str(d: Any) -> str:
-    """torch's name (`torch.float32`) for user code; MindSpore's (`Float32`) for MindSpore's Python code, which
-    parses it (checkpoint writer/loader, ScalarCast, parallel checkpoint transforms)."""
-    name = _TORCH_NAME.get(d)
-    if name is None or _called_by_mindspore():
-        return _ms_str(d)
+def _torch_named(ms_name: Any) -> Any:
+    """The __str__/__repr__ of the dtype classes: torch's name (`torch.float32`) for user code, MindSpore's own
+    (`ms_name`, its `Float32`) for MindSpore's Python code, which parses it (checkpoint writer/loader, ScalarCast,
+    parallel checkpoint transforms)."""
+    def name(d: Any) -> str:
+        torch_name = _TORCH_NAME.get(d)
+        if torch_name is None or _called_by_mindspore():
+            return ms_name(d)
+        return torch_name
     return name
 
 
-def _dtype_repr(d: Any) -> str:
-    name = _TORCH_NAME.get(d)
-    if name is None or _called_by_mindspore():
-        return _ms_repr(d)
-    return name
+_dtype_str, _dtype_repr = _torch_named(_ms_str), _torch_named(_ms_repr)
 
 
 def _by_name(name: str) -> Any:

@@ -36,3 +36,12 @@ def _host_op(compute: Any, vjp: Any, *inputs: Any) -> Any:
     if _ms.is_recording() and any(getattr(t, "_requires_grad", False) for t in inputs):
         return _HostFn.apply(compute, vjp, *inputs)
     return compute(*inputs)
+
+
+def _no_vjp(op: str) -> Any:
+    """A `vjp` for host computations torch differentiates but mindtorch does not yet: backward raises, naming the
+    op, rather than the input silently getting no gradient."""
+    def vjp(inputs: Any, out: Any, grad: Any) -> Any:
+        raise NotImplementedError(f"mindtorch: the derivative of {op} is not implemented (computed on the host "
+                                  "with numpy)")
+    return vjp

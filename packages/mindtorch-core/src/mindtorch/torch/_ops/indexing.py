@@ -18,6 +18,7 @@ from mindspore import mint, ops
 from .. import _dtype as D
 from .. import _ms
 from ._args import wrap_dim
+from ._host import _host_op, _no_vjp
 from ._registry import bump_version, register
 
 _MsTensor = ms.Tensor
@@ -356,8 +357,6 @@ def scatter_reduce(input: Any, dim: int, index: Any, src: Any, reduce: str, *, i
         out = np.where(touched, out / np.maximum(cnt, 1), base)
         if input.dtype in D.all_int_type:
             out = np.floor(out)
-    from .linalg import _host_op, _no_vjp
-
     res = _to_ms(out, input.dtype)
     return _host_op(lambda *_: res, _no_vjp("torch.scatter_reduce"), input, src)  # raises, never no gradient
 
@@ -516,8 +515,6 @@ def take_along_dim(input: Any, indices: Any, dim: Optional[int] = None, *, out: 
 @register("put", inplace=True)
 def put(input: Any, index: Any, source: Any, accumulate: bool = False) -> Any:
     """input (as 1-D) with source put at index (host computation: backward raises rather than no gradient)."""
-    from .linalg import _host_op, _no_vjp
-
     out = _np(input).copy().ravel()
     idx = index.asnumpy().ravel()
     if accumulate:

@@ -21,7 +21,7 @@ from mindspore import mint, ops
 from .. import _dtype as D
 from .. import return_types as RT
 from ._args import scalar_arg, wrap_dim
-from ._host import _host_op
+from ._host import _host_op, _no_vjp
 from ._registry import register
 
 _MsTensor = ms.Tensor
@@ -404,7 +404,7 @@ def _det_vjp(inputs: Any, det: Any, grad: Any) -> Any:
     (A,) = inputs
     d = det.asnumpy()
     if np.all(d != 0):
-        return (mint.mul(mint.unsqueeze(mint.unsqueeze(mint.mul(grad, det), -1), -1), _mT(linalg_inv(A))),)
+        return _logabsdet_vjp(inputs, det, mint.mul(grad, det))  # det * A^-T
     a = A.asnumpy()
     u, s, vh = np.linalg.svd(a)
     n = s.shape[-1]
@@ -412,13 +412,18 @@ def _det_vjp(inputs: Any, det: Any, grad: Any) -> Any:
     sign = np.linalg.det(u) * np.linalg.det(vh)
     adj = sign[..., None, None] * np.swapaxes(vh, -1, -2) @ (others[..., :, None] * np.swapaxes(u, -1, -2))
     cof = _out(np.swapaxes(adj, -1, -2), A)  # cofactor = adj^T
-    return (mint.mul(mint.unsqueeze(mint.unsqueeze(grad, -1), -1), cof),)
+    return (_per_matrix(grad, cof),)
 
 
 def _logabsdet_vjp(inputs: Any, out: Any, grad: Any) -> Any:
     """d log|det A| = A^-T."""
     (A,) = inputs
-    return (mint.mul(mint.unsqueeze(mint.unsqueeze(grad, -1), -1), _mT(linalg_inv(A))),)
+    return (_per_matrix(grad, _mT(linalg_inv(A))),)
+
+
+def _per_matrix(g: Any, m: Any) -> Any:
+    """g (...) scaling each matrix of m (..., n, n)."""
+    return mint.mul(mint.unsqueeze(mint.unsqueeze(g, -1), -1), m)
 
 
 def _svdvals(A: Any, op: str) -> Any:
@@ -448,13 +453,6 @@ def _eigvalsh(A: Any, UPLO: str, op: str) -> Any:
         return (mint.matmul(mint.mul(V, mint.unsqueeze(grad, -2)), _mT(V)),)
 
     return _host_op(lambda x: _out(w, x), vjp, A)
-
-
-def _no_vjp(op: str) -> Any:
-    def vjp(inputs: Any, out: Any, grad: Any) -> Any:
-        raise NotImplementedError(f"mindtorch: the derivative of {op} is not implemented (computed on the host "
-                                  "with numpy)")
-    return vjp
 
 
 def _mT(x: Any) -> Any:

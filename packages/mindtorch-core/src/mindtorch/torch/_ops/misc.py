@@ -805,15 +805,18 @@ def _trapezoid(y: Any, x: Any, dx: Any, dim: int) -> Any:
     mid = mint.add(hi, lo)
     if x is None:
         return mint.mul(ops.sum(mid, d), scalar_arg((1.0 if dx is None else dx) / 2.0, mid))
+    return mint.div(ops.sum(mint.mul(mid, _spacing(x, y.ndim, d, dim, n)), d), 2.0)
+
+
+def _spacing(x: Any, ndim: int, d: int, dim: int, n: int) -> Any:
+    """x[1:] - x[:-1] along the integration dim, shaped to broadcast against y (ndim dims, dim d): a 1-D x along
+    that dim, or an x of y's shape (trapezoid, cumulative_trapezoid)."""
     if x.ndim == 1:
-        spacing = mint.sub(ops.narrow(x, 0, 1, n - 1), ops.narrow(x, 0, 0, n - 1))
-        shape = [1] * y.ndim
+        shape = [1] * ndim
         shape[d] = n - 1
-        spacing = ops.reshape(spacing, tuple(shape))
-    else:
-        xd = wrap_dim(dim, x.ndim)
-        spacing = mint.sub(ops.narrow(x, xd, 1, n - 1), ops.narrow(x, xd, 0, n - 1))
-    return mint.div(ops.sum(mint.mul(mid, spacing), d), 2.0)
+        return ops.reshape(mint.sub(ops.narrow(x, 0, 1, n - 1), ops.narrow(x, 0, 0, n - 1)), tuple(shape))
+    xd = wrap_dim(dim, x.ndim)
+    return mint.sub(ops.narrow(x, xd, 1, n - 1), ops.narrow(x, xd, 0, n - 1))
 
 
 @register("cumulative_trapezoid", method=False)
@@ -831,15 +834,7 @@ def cumulative_trapezoid(y: Any, x: Any = None, *, dx: Any = None, dim: int = -1
     if x is None:
         areas = mint.mul(mid, scalar_arg((1.0 if dx is None else dx) / 2.0, mid))
     else:
-        if x.ndim == 1:
-            spacing = mint.sub(ops.narrow(x, 0, 1, n - 1), ops.narrow(x, 0, 0, n - 1))
-            shape = [1] * y.ndim
-            shape[d] = n - 1
-            spacing = ops.reshape(spacing, tuple(shape))
-        else:
-            xd = wrap_dim(dim, x.ndim)
-            spacing = mint.sub(ops.narrow(x, xd, 1, n - 1), ops.narrow(x, xd, 0, n - 1))
-        areas = mint.div(mint.mul(mid, spacing), 2.0)
+        areas = mint.div(mint.mul(mid, _spacing(x, y.ndim, d, dim, n)), 2.0)
     return kernel("cumsum")(areas, d)  # this target's cumsum (mint.cumsum has no CPU kernel)
 
 

@@ -488,8 +488,7 @@ def polygamma(n: Any, input: Any) -> Any:
         n, input = input, n
     x = to_float(input)
     if n == 0:  # this target's digamma (the accurate one on CPU)
-        entry = _registry.TABLE["digamma"]
-        return (entry.bound or entry.bind())(x)
+        return _registry.kernel("digamma")(x)
     return ops.polygamma(_MsTensor(n, dtype=D.int64), x)
 
 
