@@ -230,6 +230,18 @@ def _mask_flat_indices(default_mask: Any, indices: Any) -> Any:
     return flat.reshape(default_mask.shape)
 
 
+def _unstructured_mask(amount: Any, t: Any, default_mask: Any, scores: Any, largest: bool) -> Any:
+    """`default_mask` with the `amount` units of t whose `scores()` are largest (or smallest) zeroed; `scores` is
+    only called when something is pruned (the random method draws from the RNG there, as torch)."""
+    tensor_size = t.nelement()
+    nparams_toprune = _compute_nparams_toprune(amount, tensor_size)
+    _validate_pruning_amount(nparams_toprune, tensor_size)
+    if nparams_toprune == 0:  # k=0 not supported by topk
+        return default_mask.clone()
+    topk = scores().reshape(-1).topk(k=nparams_toprune, largest=largest)
+    return _mask_flat_indices(default_mask, topk.indices)
+
+
 class RandomUnstructured(BasePruningMethod):
     """Prune `amount` units of a tensor at random (int: number of units; float in [0, 1]: fraction)."""
 
@@ -240,14 +252,7 @@ class RandomUnstructured(BasePruningMethod):
         self.amount = amount
 
     def compute_mask(self, t: Any, default_mask: Any) -> Any:
-        tensor_size = t.nelement()
-        nparams_toprune = _compute_nparams_toprune(self.amount, tensor_size)
-        _validate_pruning_amount(nparams_toprune, tensor_size)
-        if nparams_toprune == 0:  # k=0 not supported by topk
-            return default_mask.clone()
-        prob = _F["rand_like"](t)
-        topk = prob.reshape(-1).topk(k=nparams_toprune)
-        return _mask_flat_indices(default_mask, topk.indices)
+        return _unstructured_mask(self.amount, t, default_mask, lambda: _F["rand_like"](t), largest=True)
 
     @classmethod
     def apply(cls, module: Any, name: str, amount: Any) -> Any:  # type: ignore[override]
@@ -264,13 +269,7 @@ class L1Unstructured(BasePruningMethod):
         self.amount = amount
 
     def compute_mask(self, t: Any, default_mask: Any) -> Any:
-        tensor_size = t.nelement()
-        nparams_toprune = _compute_nparams_toprune(self.amount, tensor_size)
-        _validate_pruning_amount(nparams_toprune, tensor_size)
-        if nparams_toprune == 0:  # k=0 not supported by topk
-            return default_mask.clone()
-        topk = t.abs().reshape(-1).topk(k=nparams_toprune, largest=False)
-        return _mask_flat_indices(default_mask, topk.indices)
+        return _unstructured_mask(self.amount, t, default_mask, t.abs, largest=False)
 
     @classmethod
     def apply(cls, module: Any, name: str, amount: Any,  # type: ignore[override]
