@@ -8,13 +8,14 @@ Formats
   (so real torch can also ``mmap`` our files). Plus ``version``, ``byteorder``, ``.format_version``,
   ``.storage_alignment`` records, as torch 2.x writes them.
 - Legacy (``_use_new_zipfile_serialization=False``, torch < 1.6): a stream of pickles: magic number, protocol
-  version, sys_info, the object pickle, the storage key list, then each storage as ``int64 numel`` + bytes.
-  Read only.
+  version, sys_info, the object pickle (persistent ids ``('storage', torch.<X>Storage, key, location, numel,
+  None)``), the sorted storage key list, then each storage as ``int64 numel`` + raw bytes. Read and written.
 
 Tensors sharing one storage are written once and share memory again after load (views are rebuilt as MindSpore
 views of one base tensor; layouts that no chain of slicing/permute can express are copied, see `_make_view`).
 
-Safety: ``torch.load`` defaults to ``weights_only=True`` (torch >= 2.6 behaviour, the safe one): a restricted
+Safety: ``torch.load`` takes ``weights_only`` (a torch >= 1.13 keyword that 1.12 lacks) and defaults it to True
+(torch >= 2.6 behaviour, the safe one): a restricted
 unpickler resolves only the globals torch's ``_weights_only_unpickler`` allows (tensor rebuild functions,
 storage types, dtypes, ``torch.Size``, ``torch.device``, ``collections.OrderedDict``, a few builtins) and
 refuses anything else with ``pickle.UnpicklingError``, so a hostile checkpoint cannot run code.
@@ -134,14 +135,16 @@ class _TorchPickler(pickle._Pickler):  # type: ignore[misc]
 
     dispatch = {t: getattr(pickle._Pickler, name) for t, name in _STDLIB_SAVERS.items()}
 
-    def __init__(self, file: IO[bytes], protocol: int) -> None:
+    def __init__(self, file: IO[bytes], protocol: int, legacy: bool = False) -> None:
         super().__init__(file, protocol)
+        self.legacy = legacy  # the legacy format's persistent ids carry a 6th field (view metadata, None)
         self.storages: Dict[int, _StorageRef] = {}  # storage data_ptr -> ref (shared storages written once)
         self.host_memory = _host_memory()  # CPU target: storages are host memory we can stream from directly
 
     def persistent_id(self, obj: Any) -> Any:
         if isinstance(obj, _StorageRef):
-            return ("storage", _Global("torch", _STORAGE_NAME[obj.dtype]), obj.key, "cpu", obj.numel)
+            pid = ("storage", _Global("torch", _STORAGE_NAME[obj.dtype]), obj.key, "cpu", obj.numel)
+            return pid + (None,) if self.legacy else pid
         return None
 
     def _write_global(self, module: str, name: str) -> None:
@@ -244,6 +247,26 @@ def _save_zip(obj: Any, f: BinaryIO, pickle_protocol: int) -> None:
         _zip_write_record(zf, "archive/version", b"3\n")
 
 
+def _save_legacy(obj: Any, f: BinaryIO, pickle_protocol: int) -> None:
+    """torch's pre-1.6 stream format (what `_use_new_zipfile_serialization=False` writes in torch 1.12)."""
+    ms_sync()
+    sys_info = dict(protocol_version=_LEGACY_PROTOCOL_VERSION, little_endian=sys.byteorder == "little",
+                    type_sizes=dict(short=2, int=4, long=4))
+    for header in (_LEGACY_MAGIC, _LEGACY_PROTOCOL_VERSION, sys_info):
+        pickle.dump(header, f, protocol=pickle_protocol)
+    pickler = _TorchPickler(f, pickle_protocol, legacy=True)
+    pickler.dump(obj)
+    refs = {ref.key: ref for ref in pickler.storages.values()}
+    keys = sorted(refs)  # torch sorts the keys as strings
+    pickle.dump(keys, f, protocol=pickle_protocol)
+    for key in keys:
+        ref = refs[key]
+        f.write(struct.pack("<q" if sys.byteorder == "little" else ">q", ref.numel))
+        data = ref.raw()
+        for start in range(0, data.nbytes, _CHUNK):
+            f.write(data[start:start + _CHUNK])
+
+
 def _host_memory() -> bool:
     from . import _ms
 
@@ -260,15 +283,12 @@ def ms_sync() -> None:
 
 def save(obj: Any, f: FileLike, pickle_module: Any = pickle, pickle_protocol: int = DEFAULT_PROTOCOL,
          _use_new_zipfile_serialization: bool = True) -> None:
-    """torch.save: write `obj` (tensors, state_dicts, nested containers...) in PyTorch's zip format.
+    """torch.save: write `obj` (tensors, state_dicts, nested containers...) in PyTorch's zip format, or in the
+    legacy stream format with `_use_new_zipfile_serialization=False`.
 
     `f` is a path (str / os.PathLike: written atomically) or a writable binary file object.
-    `_use_new_zipfile_serialization=False` (the legacy format) is read-only here and raises.
     """
-    if not _use_new_zipfile_serialization:
-        raise NotImplementedError(
-            "torch.save(_use_new_zipfile_serialization=False): mindtorch writes only the zip format (which every "
-            "torch >= 1.6 reads); the legacy format is supported by torch.load only")
+    writer = _save_zip if _use_new_zipfile_serialization else _save_legacy
     if pickle_module is not pickle and pickle_module is not None:
         raise NotImplementedError("torch.save(pickle_module=...): only the standard `pickle` module is supported")
     if isinstance(f, (str, os.PathLike)):
@@ -277,7 +297,7 @@ def save(obj: Any, f: FileLike, pickle_module: Any = pickle, pickle_protocol: in
         fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
         try:
             with os.fdopen(fd, "wb") as fh:
-                _save_zip(obj, fh, pickle_protocol)
+                writer(obj, fh, pickle_protocol)
                 fh.flush()
                 os.fsync(fh.fileno())
             os.replace(tmp, path)
@@ -290,7 +310,7 @@ def save(obj: Any, f: FileLike, pickle_module: Any = pickle, pickle_protocol: in
         return
     if not hasattr(f, "write"):
         raise AttributeError(f"torch.save: expected a file path or a writable file object, got {type(f).__name__}")
-    _save_zip(obj, f, pickle_protocol)
+    writer(obj, f, pickle_protocol)
 
 
 # ===================================================================================================== load

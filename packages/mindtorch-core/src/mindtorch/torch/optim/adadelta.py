@@ -10,6 +10,9 @@ __all__ = ["Adadelta"]
 
 
 class Adadelta(Optimizer):
+    _int_scalars = ("step",)  # torch 1.12 counts Adadelta's steps in a Python int (a tensor from torch 2.0)
+    _setstate_defaults = {"foreach": None, "maximize": False}
+
     def __init__(self, params: Iterable[Any], lr: float = 1.0, rho: float = 0.9, eps: float = 1e-6,
                  weight_decay: float = 0, foreach: Any = None, *, maximize: bool = False,
                  differentiable: bool = False) -> None:
@@ -21,7 +24,7 @@ class Adadelta(Optimizer):
             raise ValueError(f"Invalid epsilon value: {eps}")
         if not 0.0 <= weight_decay:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        defaults = dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, foreach=foreach, maximize=maximize)
+        defaults = dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize, foreach=foreach)
         super().__init__(params, defaults)
 
     def _update(self, p: Any, grad: Any, group: Dict[str, Any], state: Dict[str, Any]) -> None:

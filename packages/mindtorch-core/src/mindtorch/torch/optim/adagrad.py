@@ -10,6 +10,9 @@ __all__ = ["Adagrad"]
 
 
 class Adagrad(Optimizer):
+    _tensor_scalars = ("step",)
+    _setstate_defaults = {"foreach": None, "maximize": False}
+
     def __init__(self, params: Iterable[Any], lr: float = 1e-2, lr_decay: float = 0, weight_decay: float = 0,
                  initial_accumulator_value: float = 0, eps: float = 1e-10, foreach: Any = None, *,
                  maximize: bool = False, differentiable: bool = False) -> None:

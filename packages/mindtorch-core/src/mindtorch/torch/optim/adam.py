@@ -25,21 +25,21 @@ def _check(lr: float, eps: float, betas: Tuple[float, float], weight_decay: floa
 
 class Adam(Optimizer):
     _decoupled = False  # AdamW: weight decay applied to the parameter, not added to the gradient
+    _tensor_scalars = ("step",)
+    _setstate_defaults = {"amsgrad": False, "maximize": False, "foreach": None, "capturable": False}
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-3, betas: Tuple[float, float] = (0.9, 0.999),
                  eps: float = 1e-8, weight_decay: float = 0, amsgrad: bool = False, *, foreach: Any = None,
                  maximize: bool = False, capturable: bool = False, differentiable: bool = False,
                  fused: Any = None) -> None:
         _check(lr, eps, betas, weight_decay)
-        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
-                        maximize=maximize, foreach=foreach, capturable=capturable)
+        # torch 1.12's key order (Adam: maximize, foreach; AdamW: foreach, maximize); `differentiable` and `fused`
+        # (torch >= 1.13/2.0) are accepted and ignored: the single-tensor update is what they compute.
+        order = ("foreach", "maximize") if self._decoupled else ("maximize", "foreach")
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad)
+        defaults.update((k, {"maximize": maximize, "foreach": foreach}[k]) for k in order)
+        defaults["capturable"] = capturable
         super().__init__(params, defaults)
-
-    def __setstate__(self, state: Dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("amsgrad", False)
-            group.setdefault("maximize", False)
 
     def _update(self, p: Any, grad: Any, group: Dict[str, Any], state: Dict[str, Any]) -> None:
         if not state:

@@ -13,6 +13,9 @@ __all__ = ["Adamax"]
 
 
 class Adamax(Optimizer):
+    _tensor_scalars = ("step",)
+    _setstate_defaults = {"foreach": None, "maximize": False}
+
     def __init__(self, params: Iterable[Any], lr: float = 2e-3, betas: Tuple[float, float] = (0.9, 0.999),
                  eps: float = 1e-8, weight_decay: float = 0, foreach: Any = None, *, maximize: bool = False,
                  differentiable: bool = False) -> None:

@@ -14,7 +14,7 @@ from mindspore import mint, ops
 from .. import _ms
 from ..autograd._tensor_mixin import leaf_grad
 from ._math import add, mul
-from .optimizer import _T, Optimizer, assign_
+from .optimizer import _T, Optimizer, _as_number, assign_, step_tensor
 
 __all__ = ["LBFGS"]
 
@@ -128,6 +128,25 @@ class LBFGS(Optimizer):
             raise ValueError("LBFGS doesn't support per-parameter options (parameter groups)")
         self._params = self.param_groups[0]["params"]
 
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        super().__setstate__(state)
+        self._params = self.param_groups[0]["params"]
+
+    # torch keeps `ro` (1 / y.s per stored pair) and `H_diag` as 0-d tensors; they are floats here while training.
+    def _export_scalar(self, name: str, value: Any) -> Any:
+        if name in ("ro", "al"):
+            return [step_tensor(v) if isinstance(v, float) else v for v in value]
+        if name == "H_diag" and isinstance(value, float):
+            return step_tensor(value)
+        return value
+
+    def _cast_state(self, p: Any, name: str, value: Any) -> Any:
+        if name in ("ro", "al"):
+            return [None if v is None else _as_number(v) for v in value]
+        if name in ("H_diag", "t", "prev_loss") and value is not None:
+            return _as_number(value)
+        return super()._cast_state(p, name, value)
+
     def _gather_flat_grad(self) -> Any:
         views = []
         for p in self._params:
@@ -226,12 +245,13 @@ class LBFGS(Optimizer):
                         old_dirs.pop(0)
                         old_stps.pop(0)
                         ro.pop(0)
-                    old_dirs.append(y)
-                    old_stps.append(s)
+                    old_dirs.append(_T(y))
+                    old_stps.append(_T(s))
                     ro.append(1. / ys)
                     H_diag = ys / _dot(y, y)
                 num_old = len(old_dirs)
-                al: List[float] = [0.0] * num_old
+                # torch keeps this scratch list in the state (history_size slots, None until first used)
+                al: List[Optional[float]] = state.setdefault("al", [None] * history_size)
                 q = mint.neg(flat_grad)
                 for i in range(num_old - 1, -1, -1):
                     al[i] = _dot(old_stps[i], q) * ro[i]

@@ -9,8 +9,10 @@ from __future__ import annotations
 import math
 import types
 import warnings
+import weakref
 from bisect import bisect_right
 from collections import Counter
+from functools import wraps
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .optimizer import Optimizer
@@ -26,9 +28,45 @@ EPOCH_DEPRECATION_WARNING = (
     "unable to replicate your use case: https://github.com/pytorch/pytorch/issues/new/choose.")
 
 
+_STEP_ORDER_WARNING = (
+    "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and later, you should call "
+    "them in the opposite order: `optimizer.step()` before `lr_scheduler.step()`.  Failure to do this will result in "
+    "PyTorch skipping the first value of the learning rate schedule. See more details at "
+    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate")
+_STEP_OVERRIDDEN_WARNING = (
+    "Seems like `optimizer.step()` has been overridden after learning rate scheduler initialization. Please, make "
+    "sure to call `optimizer.step()` before `lr_scheduler.step()`. See more details at "
+    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate")
+
+
 def _check_optimizer(optimizer: Any) -> None:
     if not isinstance(optimizer, Optimizer):
         raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+
+
+def _with_counter(method: Any) -> Any:
+    """torch 1.12's wrapper of `optimizer.step` that counts calls in `optimizer._step_count`, so the scheduler can
+    warn when it is stepped first. Holds the optimizer weakly (no reference cycle). The manual's functional call
+    `optimizer(grads)` counts too (Optimizer.__call__)."""
+    if getattr(method, "_with_counter", False):
+        return method  # already wrapped by another scheduler
+    instance_ref = weakref.ref(method.__self__)
+    func = method.__func__
+    cls = instance_ref().__class__
+    del method
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        instance = instance_ref()
+        instance._step_count += 1
+        return func.__get__(instance, cls)(*args, **kwargs)
+
+    wrapper._with_counter = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _epoch_str(epoch: Any) -> str:
+    return ("%.2f" if isinstance(epoch, float) else "%.5d") % epoch
 
 
 class _LRScheduler:
@@ -47,9 +85,10 @@ class _LRScheduler:
                                    "optimizer")
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
+        self.optimizer.step = _with_counter(self.optimizer.step)
+        self.optimizer._step_count = 0
         self._step_count = 0
         self.verbose = verbose
-        self._get_lr_called_within_step = False
         self.step()
 
     def state_dict(self) -> Dict[str, Any]:
@@ -64,14 +103,25 @@ class _LRScheduler:
     def get_lr(self) -> List[float]:
         raise NotImplementedError(f"{type(self).__name__} must implement get_lr()")
 
+    def _warn_if_outside_step(self) -> None:
+        """torch 1.12: `get_lr()` is the chainable update used by `step()`; called directly it warns."""
+        if not getattr(self, "_get_lr_called_within_step", False):
+            warnings.warn("To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
+                          UserWarning)
+
     def print_lr(self, is_verbose: bool, group: int, lr: float, epoch: Optional[int] = None) -> None:
         if is_verbose:
             if epoch is None:
                 print(f"Adjusting learning rate of group {group} to {lr:.4e}.")
             else:
-                print(f"Epoch {epoch:5d}: adjusting learning rate of group {group} to {lr:.4e}.")
+                print(f"Epoch {_epoch_str(epoch)}: adjusting learning rate of group {group} to {lr:.4e}.")
 
     def step(self, epoch: Optional[int] = None) -> None:
+        if self._step_count == 1:
+            if not hasattr(self.optimizer.step, "_with_counter"):
+                warnings.warn(_STEP_OVERRIDDEN_WARNING, UserWarning)
+            elif self.optimizer._step_count < 1:
+                warnings.warn(_STEP_ORDER_WARNING, UserWarning)
         self._step_count += 1
         self._get_lr_called_within_step = True
         try:
@@ -123,6 +173,7 @@ class LambdaLR(_LRScheduler):
                 self.lr_lambdas[idx].__dict__.update(fn)
 
     def get_lr(self) -> List[float]:
+        self._warn_if_outside_step()
         return [base_lr * lmbda(self.last_epoch) for lmbda, base_lr in zip(self.lr_lambdas, self.base_lrs)]
 
 
@@ -130,6 +181,7 @@ class MultiplicativeLR(LambdaLR):
     """lr *= lr_lambda(epoch) every step after the first."""
 
     def get_lr(self) -> List[float]:
+        self._warn_if_outside_step()
         if self.last_epoch > 0:
             return [group["lr"] * lmbda(self.last_epoch)
                     for lmbda, group in zip(self.lr_lambdas, self.optimizer.param_groups)]
@@ -146,6 +198,7 @@ class StepLR(_LRScheduler):
         super().__init__(optimizer, last_epoch, verbose)
 
     def get_lr(self) -> List[float]:
+        self._warn_if_outside_step()
         if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
             return [group["lr"] for group in self.optimizer.param_groups]
         return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
@@ -164,6 +217,7 @@ class MultiStepLR(_LRScheduler):
         super().__init__(optimizer, last_epoch, verbose)
 
     def get_lr(self) -> List[float]:
+        self._warn_if_outside_step()
         if self.last_epoch not in self.milestones:
             return [group["lr"] for group in self.optimizer.param_groups]
         return [group["lr"] * self.gamma ** self.milestones[self.last_epoch] for group in self.optimizer.param_groups]
@@ -185,6 +239,7 @@ class ConstantLR(_LRScheduler):
         super().__init__(optimizer, last_epoch, verbose)
 
     def get_lr(self) -> List[float]:
+        self._warn_if_outside_step()
         if self.last_epoch == 0:
             return [group["lr"] * self.factor for group in self.optimizer.param_groups]
         if self.last_epoch != self.total_iters:
@@ -201,8 +256,8 @@ class LinearLR(_LRScheduler):
 
     def __init__(self, optimizer: Optimizer, start_factor: float = 1.0 / 3, end_factor: float = 1.0,
                  total_iters: int = 5, last_epoch: int = -1, verbose: bool = False) -> None:
-        if start_factor > 1.0 or start_factor <= 0:
-            raise ValueError("Starting multiplicative factor expected to be greater than 0 and less or equal to 1.")
+        if start_factor > 1.0 or start_factor < 0:  # torch 1.12 accepts 0 (1.13+ requires > 0)
+            raise ValueError("Starting multiplicative factor expected to be between 0 and 1.")
         if end_factor > 1.0 or end_factor < 0:
             raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
         self.start_factor = start_factor
@@ -211,6 +266,7 @@ class LinearLR(_LRScheduler):
         super().__init__(optimizer, last_epoch, verbose)
 
     def get_lr(self) -> List[float]:
+        self._warn_if_outside_step()
         if self.last_epoch == 0:
             return [group["lr"] * self.start_factor for group in self.optimizer.param_groups]
         if self.last_epoch > self.total_iters:
@@ -233,6 +289,7 @@ class ExponentialLR(_LRScheduler):
         super().__init__(optimizer, last_epoch, verbose)
 
     def get_lr(self) -> List[float]:
+        self._warn_if_outside_step()
         if self.last_epoch == 0:
             return [group["lr"] for group in self.optimizer.param_groups]
         return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
@@ -251,6 +308,7 @@ class PolynomialLR(_LRScheduler):
         super().__init__(optimizer, last_epoch, verbose)
 
     def get_lr(self) -> List[float]:
+        self._warn_if_outside_step()
         if self.last_epoch == 0 or self.last_epoch > self.total_iters:
             return [group["lr"] for group in self.optimizer.param_groups]
         decay = ((1.0 - self.last_epoch / self.total_iters)
@@ -272,9 +330,13 @@ class CosineAnnealingLR(_LRScheduler):
         super().__init__(optimizer, last_epoch, verbose)
 
     def get_lr(self) -> List[float]:
+        self._warn_if_outside_step()
         groups = self.optimizer.param_groups
         if self.last_epoch == 0:
             return [group["lr"] for group in groups]
+        if self._step_count == 1 and self.last_epoch > 0:  # constructed with last_epoch >= 0 (resuming)
+            return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(self.last_epoch * math.pi / self.T_max)) / 2
+                    for base_lr in self.base_lrs]
         if (self.last_epoch - 1 - self.T_max) % (2 * self.T_max) == 0:
             return [group["lr"] + (base_lr - self.eta_min) * (1 - math.cos(math.pi / self.T_max)) / 2
                     for base_lr, group in zip(self.base_lrs, groups)]
@@ -304,6 +366,7 @@ class CosineAnnealingWarmRestarts(_LRScheduler):
         super().__init__(optimizer, last_epoch, verbose)
 
     def get_lr(self) -> List[float]:
+        self._warn_if_outside_step()
         return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2
                 for base_lr in self.base_lrs]
 
@@ -330,8 +393,13 @@ class CosineAnnealingWarmRestarts(_LRScheduler):
                 self.T_i = self.T_0
                 self.T_cur = epoch
         self.last_epoch = math.floor(epoch)
-        self._step_count = getattr(self, "_step_count", 0) + 1
-        for i, (group, lr) in enumerate(zip(self.optimizer.param_groups, self.get_lr())):
+        # torch 1.12's override neither counts steps nor checks the step order
+        self._get_lr_called_within_step = True
+        try:
+            values = self.get_lr()
+        finally:
+            self._get_lr_called_within_step = False
+        for i, (group, lr) in enumerate(zip(self.optimizer.param_groups, values)):
             group["lr"] = lr
             self.print_lr(self.verbose, i, lr, epoch)
         self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
@@ -470,6 +538,7 @@ class CyclicLR(_LRScheduler):
         return self.gamma ** x
 
     def get_lr(self) -> List[float]:
+        self._warn_if_outside_step()
         cycle = math.floor(1 + self.last_epoch / self.total_size)
         x = 1. + self.last_epoch / self.total_size - cycle
         scale_factor = x / self.step_ratio if x <= self.step_ratio else (x - 1) / (self.step_ratio - 1)
@@ -482,9 +551,23 @@ class CyclicLR(_LRScheduler):
         return lrs
 
     def state_dict(self) -> Dict[str, Any]:
+        """torch >= 2.0's layout for the custom scale function (real torch's `load_state_dict` pops this key): None,
+        or the `__dict__` of a callable object; plain functions are not saved. (torch 1.12 put the bound scale
+        method itself in the dict, which pickles the whole scheduler and is refused by `weights_only` loading.)"""
         state = super().state_dict()
-        state.pop("_scale_fn_custom", None)  # functions are not saved (torch drops scale_fn too)
+        fn = state.pop("_scale_fn_custom", None)
+        state["_scale_fn_custom"] = (fn.__dict__.copy() if fn is not None and not isinstance(fn, types.FunctionType)
+                                     else None)
         return state
+
+    def load_state_dict(self, state_dict: Dict[str, Any]) -> None:
+        state_dict = dict(state_dict)
+        fn = state_dict.pop("_scale_fn_custom", None)
+        state_dict.pop("scale_fn", None)  # a torch 1.12 file: the pickled bound method; ours is rebuilt from `mode`
+        state_dict.pop("_scale_fn_ref", None)
+        super().load_state_dict(state_dict)
+        if isinstance(fn, dict) and self._scale_fn_custom is not None:
+            self._scale_fn_custom.__dict__.update(fn)
 
 
 class OneCycleLR(_LRScheduler):
@@ -553,12 +636,18 @@ class OneCycleLR(_LRScheduler):
                     group["base_momentum"] = b_mom
         super().__init__(optimizer, last_epoch, verbose)
 
+    def load_state_dict(self, state_dict: Dict[str, Any]) -> None:
+        state_dict = dict(state_dict)
+        state_dict.pop("anneal_func", None)  # a torch 1.12 file: the pickled bound method; ours follows anneal_strategy
+        super().load_state_dict(state_dict)
+
     def anneal_func(self, start: float, end: float, pct: float) -> float:
         if self.anneal_strategy == "cos":
             return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
         return (end - start) * pct + start
 
     def get_lr(self) -> List[float]:
+        self._warn_if_outside_step()
         lrs = []
         step_num = self.last_epoch
         if step_num > self.total_steps:
@@ -652,7 +741,7 @@ class ReduceLROnPlateau:
             if old_lr - new_lr > self.eps:
                 group["lr"] = new_lr
                 if self.verbose:
-                    print(f"Epoch {epoch:5d}: reducing learning rate of group {i} to {new_lr:.4e}.")
+                    print(f"Epoch {_epoch_str(epoch)}: reducing learning rate of group {i} to {new_lr:.4e}.")
 
     @property
     def in_cooldown(self) -> bool:

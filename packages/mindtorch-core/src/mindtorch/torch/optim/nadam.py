@@ -1,8 +1,14 @@
-"""torch.optim.NAdam (momentum_decay): torch 1.12's `_single_tensor_nadam` (mu_product kept in float64;
-torch 2.x keeps it in a float32 tensor: the difference is below float32 resolution of the update)."""
+"""torch.optim.NAdam (momentum_decay): torch 1.12's `_single_tensor_nadam`.
+
+Two details of 1.12 are kept on purpose: `mu_product` lives in a float32 0-d tensor (so it is rounded to float32
+after every multiply, emulated here with numpy float32 scalars), and the look-ahead product is
+`mu_product * mu * mu_next` (torch >= 1.13 fixed it to `mu_product * mu_next`), so trajectories equal 1.12's.
+"""
 from __future__ import annotations
 
 from typing import Any, Dict, Iterable, Tuple
+
+import numpy as np
 
 from ._math import add, addcdiv, addcmul, div, lerp_, mul, sqrt, zeros_like
 from .adam import _check
@@ -12,6 +18,9 @@ __all__ = ["NAdam"]
 
 
 class NAdam(Optimizer):
+    _tensor_scalars = ("step", "mu_product")
+    _setstate_defaults = {"foreach": None}
+
     def __init__(self, params: Iterable[Any], lr: float = 2e-3, betas: Tuple[float, float] = (0.9, 0.999),
                  eps: float = 1e-8, weight_decay: float = 0, momentum_decay: float = 4e-3, foreach: Any = None,
                  *, differentiable: bool = False) -> None:
@@ -33,8 +42,11 @@ class NAdam(Optimizer):
             grad = add(grad, p, alpha=group["weight_decay"])
         mu = beta1 * (1. - 0.5 * (0.96 ** (step * md)))
         mu_next = beta1 * (1. - 0.5 * (0.96 ** ((step + 1) * md)))
-        mu_product = state["mu_product"] = float(state["mu_product"]) * mu
-        mu_product_next = mu_product * mu_next
+        f32 = np.float32
+        mu_product = f32(f32(state["mu_product"]) * f32(mu))  # float32 tensor *= Python float
+        state["mu_product"] = float(mu_product)
+        mu_product_next = float(f32(f32(mu_product * f32(mu)) * f32(mu_next)))  # 1.12's formula (see above)
+        mu_product = float(mu_product)
         exp_avg = state["exp_avg"] = _T(lerp_(state["exp_avg"], grad, beta1))
         exp_avg_sq = state["exp_avg_sq"] = _T(addcmul(mul(state["exp_avg_sq"], beta2), grad, grad, 1 - beta2))
         denom = add(sqrt(div(exp_avg_sq, bias_correction2)), group["eps"])

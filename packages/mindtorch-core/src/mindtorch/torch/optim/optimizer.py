@@ -13,6 +13,7 @@ in place into the parameter objects (`Tensor.copy_` under no_grad: same object, 
 from __future__ import annotations
 
 import copy
+import warnings
 from collections import defaultdict
 from itertools import chain
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
@@ -59,6 +60,41 @@ def step_tensor(step: float) -> Any:
     return _T(_MsTensor(np.array(step, dtype=np.float32)))
 
 
+def _as_number(value: Any) -> float:
+    """A scalar state entry (a Python number, or a 0-d/1-element tensor of ours or of real torch) as a float."""
+    if isinstance(value, _MsTensor):
+        return float(np.asarray(value.asnumpy()).reshape(-1)[0])
+    if hasattr(value, "detach") and hasattr(value, "numpy"):  # a real torch tensor in a hand-made dict
+        return float(value.detach().numpy().reshape(-1)[0])
+    return float(value)
+
+
+def newer_option(defaults: Dict[str, Any], name: str, value: Any, default: Any) -> None:
+    """An option torch 1.12 does not have for this optimizer (e.g. RMSprop's `maximize`, torch >= 1.13): stored
+    in the param groups only when set, so a 1.12-style script's state_dict() has exactly torch 1.12's keys."""
+    if value != default:
+        defaults[name] = value
+
+
+def _cast_value(p: Any, value: Any) -> Any:
+    """torch 1.12's `load_state_dict` cast: floating state tensors take the parameter's dtype; containers are
+    walked; real torch tensors (a hand-made dict) become ours."""
+    if isinstance(value, _MsTensor):
+        if value.dtype != p.dtype and p.dtype in (ms.float16, ms.float32, ms.float64, ms.bfloat16):
+            value = value.astype(p.dtype)
+        return _T(value)
+    if hasattr(value, "detach") and hasattr(value, "numpy"):
+        from .._tensor import from_numpy_array
+
+        arr = value.detach().float().numpy() if str(value.dtype) == "torch.bfloat16" else value.detach().numpy()
+        return _cast_value(p, from_numpy_array(arr))
+    if isinstance(value, dict):
+        return {k: _cast_value(p, v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_cast_value(p, v) for v in value)
+    return value
+
+
 class Optimizer:
     """Base class of all optimizers.
 
@@ -68,7 +104,17 @@ class Optimizer:
         defaults: the default hyper-parameters.
 
     Subclasses implement `_update(p, grad, group, state)` for one parameter (called under no_grad).
+
+    Per-parameter scalar state (`step`, ASGD's `eta`/`mu`, NAdam's `mu_product`) is a Python number while
+    training; `state_dict()` gives it the type torch 1.12 stores: the names in `_tensor_scalars` become float32
+    0-d tensors (1.12's Adam family), those in `_int_scalars` Python ints (1.12's Adadelta, RMSprop, Rprop).
+    `load_state_dict` accepts either form (and real torch tensors), whatever version of torch wrote it.
     """
+
+    _tensor_scalars: Tuple[str, ...] = ()
+    _int_scalars: Tuple[str, ...] = ()
+    # group keys torch 1.12's `__setstate__` fills in when an older state dict lacks them
+    _setstate_defaults: Dict[str, Any] = {}
 
     def __init__(self, params: Iterable[Any], defaults: Dict[str, Any]) -> None:
         self.defaults = defaults
@@ -108,6 +154,9 @@ class Optimizer:
             if default is required and name not in param_group:
                 raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
             param_group.setdefault(name, default)
+        if len(param_group["params"]) != len({id(p) for p in param_group["params"]}):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will cause "
+                          "an error; see github.com/pytorch/pytorch/issues/40967 for more information", stacklevel=3)
         existing = set()
         for group in self.param_groups:
             existing.update(id(p) for p in group["params"])
@@ -159,6 +208,8 @@ class Optimizer:
         if len(grads) != len(flat):
             raise ValueError(f"optimizer(grads): got {len(grads)} gradients for {len(flat)} parameters "
                              "(grads must be aligned with optimizer.parameters)")
+        if hasattr(self, "_step_count"):  # an lr scheduler counts steps to check it is stepped after us
+            self._step_count += 1
         self._apply(zip(flat, grads))
         return True
 
@@ -183,27 +234,34 @@ class Optimizer:
 
     # ----------------------------------------------------------------------------------------- state_dict
     def state_dict(self) -> Dict[str, Any]:
-        """{'state': {index: {...}}, 'param_groups': [{..., 'params': [index, ...]}]} as in torch."""
+        """{'state': {index: {...}}, 'param_groups': [{..., 'params': [index, ...]}]} as torch 1.12 makes it:
+        parameters numbered in group order, state keyed by those numbers, scalar state typed as 1.12 keeps it."""
         index: Dict[int, int] = {}
         start = 0
         groups = []
         for group in self.param_groups:
-            ids = list(range(start, start + len(group["params"])))
-            for p, i in zip(group["params"], ids):
-                index[id(p)] = i
-            start += len(ids)
             packed = {k: v for k, v in group.items() if k != "params"}
-            packed["params"] = ids
+            for i, p in enumerate(group["params"], start):
+                index.setdefault(id(p), i)
+            packed["params"] = [index[id(p)] for p in group["params"]]
+            start += len(packed["params"])
             groups.append(packed)
         state = {}
         for p, s in self.state.items():
-            if id(p) in index:
-                state[index[id(p)]] = {k: (step_tensor(v) if k == "step" and not isinstance(v, _MsTensor) else v)
-                                       for k, v in s.items()}
+            key = index[id(p)] if isinstance(p, _MsTensor) else p
+            state[key] = {k: self._export_scalar(k, v) for k, v in s.items()}
         return {"state": state, "param_groups": groups}
 
+    def _export_scalar(self, name: str, value: Any) -> Any:
+        if name in self._tensor_scalars and not isinstance(value, _MsTensor):
+            return step_tensor(value)
+        if name in self._int_scalars and isinstance(value, float):
+            return int(value)
+        return value
+
     def load_state_dict(self, state_dict: Dict[str, Any]) -> None:
-        """Load a state dict made by `state_dict()` (here or by real PyTorch)."""
+        """Load a state dict made by `state_dict()` here, or by real PyTorch (any version: `step` as a tensor or a
+        number; hyper-parameter keys of other versions are kept, as torch keeps them)."""
         state_dict = copy.deepcopy(state_dict)
         groups = self.param_groups
         saved_groups = state_dict["param_groups"]
@@ -214,32 +272,27 @@ class Optimizer:
                              "optimizer's group")
         id_map = dict(zip(chain.from_iterable(s["params"] for s in saved_groups),
                           chain.from_iterable(g["params"] for g in groups)))
-        self.state = defaultdict(dict)
+        state: Dict[Any, Dict[str, Any]] = defaultdict(dict)
         for k, v in state_dict["state"].items():
             if k in id_map:
                 p = id_map[k]
-                self.state[p] = {name: self._cast_state(p, name, val) for name, val in v.items()}
+                state[p] = {name: self._cast_state(p, name, val) for name, val in v.items()}
+            else:
+                state[k] = v
         new_groups = []
         for g, s in zip(groups, saved_groups):
             s = dict(s)
             s["params"] = g["params"]
             new_groups.append(s)
-        self.param_groups = new_groups
-        self._param_tuple = None
+        self.__setstate__({"state": state, "param_groups": new_groups})
 
-    @staticmethod
-    def _cast_state(p: Any, name: str, value: Any) -> Any:
-        if name == "step":
-            return float(np.asarray(value.asnumpy() if isinstance(value, _MsTensor) else value))
-        if isinstance(value, _MsTensor):
-            if value.dtype != p.dtype and p.dtype in (ms.float16, ms.float32, ms.float64, ms.bfloat16):
-                value = value.astype(p.dtype)
-            return _T(value)
-        if hasattr(value, "detach") and hasattr(value, "numpy"):  # a real torch tensor in a hand-made dict
-            from .._tensor import from_numpy_array
-
-            return from_numpy_array(value.detach().numpy(), p.dtype)
-        return value
+    def _cast_state(self, p: Any, name: str, value: Any) -> Any:
+        # Only the scalars this class declares become Python numbers: a user's Optimizer subclass with its own
+        # step() gets its state back as torch gives it (tensors cast to the parameter's dtype).
+        if (name in self._tensor_scalars or name in self._int_scalars) and value is not None:
+            number = _as_number(value)
+            return int(number) if name in self._int_scalars else number
+        return _cast_value(p, value)
 
     # ------------------------------------------------------------------------------------------- printing
     def __getstate__(self) -> Dict[str, Any]:
@@ -248,6 +301,9 @@ class Optimizer:
     def __setstate__(self, state: Dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._param_tuple = None
+        for group in self.param_groups:
+            for key, default in self._setstate_defaults.items():
+                group.setdefault(key, default)
 
     def __repr__(self) -> str:
         s = self.__class__.__name__ + " ("

@@ -12,6 +12,9 @@ __all__ = ["RAdam"]
 
 
 class RAdam(Optimizer):
+    _tensor_scalars = ("step",)
+    _setstate_defaults = {"foreach": None}
+
     def __init__(self, params: Iterable[Any], lr: float = 1e-3, betas: Tuple[float, float] = (0.9, 0.999),
                  eps: float = 1e-8, weight_decay: float = 0, foreach: Any = None, *,
                  differentiable: bool = False) -> None:

@@ -4,21 +4,25 @@ from __future__ import annotations
 from typing import Any, Dict, Iterable
 
 from ._math import add, addcdiv, addcmul, div, lerp_, mul, sqrt, zeros_like
-from .optimizer import _T, Optimizer, assign_
+from .optimizer import _T, Optimizer, assign_, newer_option
 
 __all__ = ["RMSprop"]
 
 
 class RMSprop(Optimizer):
+    _int_scalars = ("step",)  # torch 1.12 counts RMSprop's steps in a Python int (a tensor from torch 2.0)
+    _setstate_defaults = {"momentum": 0, "centered": False, "foreach": None}
+
     def __init__(self, params: Iterable[Any], lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8,
-                 weight_decay: float = 0, momentum: float = 0, centered: bool = False, *, foreach: Any = None,
+                 weight_decay: float = 0, momentum: float = 0, centered: bool = False, foreach: Any = None, *,
                  maximize: bool = False, differentiable: bool = False) -> None:
         for name, v in (("learning rate", lr), ("epsilon value", eps), ("momentum value", momentum),
                         ("weight_decay value", weight_decay), ("alpha value", alpha)):
             if not 0.0 <= v:
                 raise ValueError(f"Invalid {name}: {v}")
         defaults = dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
-                        weight_decay=weight_decay, foreach=foreach, maximize=maximize)
+                        weight_decay=weight_decay, foreach=foreach)
+        newer_option(defaults, "maximize", maximize, False)  # torch >= 1.13
         super().__init__(params, defaults)
 
     def _update(self, p: Any, grad: Any, group: Dict[str, Any], state: Dict[str, Any]) -> None:
@@ -29,7 +33,7 @@ class RMSprop(Optimizer):
                 state["momentum_buffer"] = _T(zeros_like(p))
             if group["centered"]:
                 state["grad_avg"] = _T(zeros_like(p))
-        if group["maximize"]:
+        if group.get("maximize", False):
             grad = mul(grad, -1)
         state["step"] += 1
         alpha, eps, lr = group["alpha"], group["eps"], group["lr"]

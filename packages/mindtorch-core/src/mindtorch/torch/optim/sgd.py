@@ -10,6 +10,8 @@ __all__ = ["SGD"]
 
 
 class SGD(Optimizer):
+    _setstate_defaults = {"nesterov": False, "maximize": False, "foreach": None}
+
     def __init__(self, params: Iterable[Any], lr: Any = required, momentum: float = 0, dampening: float = 0,
                  weight_decay: float = 0, nesterov: bool = False, *, maximize: bool = False,
                  foreach: Any = None, differentiable: bool = False) -> None:
@@ -25,14 +27,11 @@ class SGD(Optimizer):
                         nesterov=nesterov, maximize=maximize, foreach=foreach)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state: Dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("nesterov", False)
-            group.setdefault("maximize", False)
-
     def _update(self, p: Any, grad: Any, group: Dict[str, Any], state: Dict[str, Any]) -> None:
-        d_p = mul(grad, -1) if group["maximize"] else grad
+        # torch 1.12: `maximize` flips only the final update (param += lr * d_p), after weight decay and momentum
+        # were computed from the un-negated gradient; torch >= 1.13 negates the gradient first. The two differ
+        # when weight_decay != 0, and their momentum buffers have opposite signs.
+        d_p = grad
         wd = group["weight_decay"]
         if wd != 0:
             d_p = add(d_p, p, alpha=wd)
@@ -49,4 +48,6 @@ class SGD(Optimizer):
                 buf = add(mul(buf, momentum), d_p, alpha=1 - group["dampening"])
             state["momentum_buffer"] = _T(buf)
             d_p = add(d_p, buf, alpha=momentum) if group["nesterov"] else buf
-        assign_(p, add(p, d_p, alpha=-group["lr"]))
+        else:
+            state["momentum_buffer"] = None  # torch 1.12 records "no buffer" for every stepped parameter
+        assign_(p, add(p, d_p, alpha=group["lr"] if group["maximize"] else -group["lr"]))
