@@ -34,13 +34,37 @@ _ADDED_AFTER_1_12 = {
         "uint7", "int1", "int2", "int3", "int4", "int5", "int6", "int7", "GradScaler", "is_autocast_available",
         "AcceleratorError", "OutOfMemoryError", "device_interface", "library", "monitor", "types",
         "get_deterministic_debug_mode", "is_deterministic_algorithms_warn_only_enabled", "Size",
+        # the *_copy view-op variants (2.0), autocast per-device setters (1.13-2.4), later ops
+        "alias_copy", "as_strided_copy", "as_strided_scatter", "ccol_indices_copy", "col_indices_copy",
+        "crow_indices_copy", "detach_copy", "diagonal_copy", "expand_copy", "indices_copy", "permute_copy",
+        "row_indices_copy", "select_copy", "slice_copy", "split_copy", "split_with_sizes_copy", "squeeze_copy",
+        "t_copy", "transpose_copy", "unbind_copy", "unfold_copy", "unsqueeze_copy", "values_copy",
+        "view_as_complex_copy", "view_as_real_copy", "view_copy", "get_autocast_dtype", "set_autocast_dtype",
+        "get_autocast_ipu_dtype", "set_autocast_ipu_dtype", "is_autocast_ipu_enabled", "set_autocast_ipu_enabled",
+        "get_autocast_xla_dtype", "set_autocast_xla_dtype", "is_autocast_xla_enabled", "set_autocast_xla_enabled",
+        "hash_tensor", "jagged", "nonzero_static", "rms_norm", "slice_inverse", "sym_constrain_range",
+        "sym_constrain_range_for_size", "profiler_allow_cudagraph_cupti_lazy_reinit_cuda12",
+        "prepare_multiprocessing_environment", "classproperty", "mkldnn_rnn_layer", "sparse_bsc", "sparse_bsr",
+        "sparse_bsc_tensor", "sparse_bsr_tensor", "sparse_compressed_tensor",
     } - {"Size"},
     "Tensor": {
         "dim_order", "module_load", "nbytes", "itemsize", "untyped_storage", "is_nested", "nested",
         "to_padded_tensor", "register_post_accumulate_grad_hook", "sym_size", "sym_stride", "sym_numel",
         "sym_storage_offset", "is_mps", "is_xpu", "is_mtia", "is_maia", "nonzero_static", "const_data_ptr",
-        "mutable_data_ptr", "grad_dtype", "hash_tensor", "as_strided_scatter",
+        "mutable_data_ptr", "grad_dtype", "hash_tensor", "as_strided_scatter", "slice_inverse", "mtia",
     },
+    # torch.special's Bessel/Airy/orthogonal-polynomial functions came in 1.13
+    "special": {
+        "airy_ai", "bessel_y0", "bessel_y1", "chebyshev_polynomial_t", "chebyshev_polynomial_u",
+        "chebyshev_polynomial_v", "chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he",
+        "laguerre_polynomial_l", "legendre_polynomial_p", "modified_bessel_i0", "modified_bessel_i1",
+        "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
+        "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+        "shifted_chebyshev_polynomial_w", "spherical_bessel_j0",
+    },
+    "linalg": {"ldl_factor", "ldl_factor_ex", "ldl_solve"},  # 1.13
+    "nn.functional": {"grouped_mm", "scaled_mm", "scaled_grouped_mm", "linear_cross_entropy", "rms_norm",
+                      "lp_pool3d", "ScalingType", "SwizzleType"},
     "distributions": {"GeneralizedPareto", "InverseGamma", "Wishart", "CumulativeDistributionTransform",
                       "PositiveDefiniteTransform"},
 }

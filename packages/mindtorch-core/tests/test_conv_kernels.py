@@ -79,3 +79,55 @@ def test_autotune_first_call_records_autograd():
     w = torch.randn(3, 2, 3, 3, requires_grad=True)
     F.conv2d(x, w).sum().backward()
     assert x.grad is not None and w.grad is not None and x.grad.shape == x.shape
+
+
+@pytest.mark.parametrize("case", CASES[:3] + CASES[5:], ids=lambda c: f"{c[0]}x{c[1]}-{sorted(c[2])}")
+def test_im2col_in_bands_of_output_rows_matches_torch(reftorch, pinned, monkeypatch, case):
+    """A column buffer over the limit is built band by band (a detection FPN at 800 px): same values and grads."""
+    from mindtorch.torch._ops import nn_ops
+
+    monkeypatch.setattr(nn_ops, "_IM2COL_MAX_ELEMENTS", 300)  # forces several bands on these small inputs
+    pinned("im2col")
+    xs, ws, kw = case
+    rng = np.random.RandomState(2)
+    x, w = rng.randn(*xs).astype(np.float32), rng.randn(*ws).astype(np.float32)
+    mine = [torch.tensor(a, requires_grad=True) for a in (x, w)]
+    ref = [reftorch.tensor(a, requires_grad=True) for a in (x, w)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out_r = reftorch.nn.functional.conv2d(*ref, **kw)
+    out_m = F.conv2d(*mine, **kw)
+    assert_same(out_m, out_r, rtol=1e-5, atol=1e-5)
+    (out_r ** 2).sum().backward()
+    (out_m ** 2).sum().backward()
+    for m, r in zip(mine, ref):
+        assert_same(m.grad, r.grad, rtol=1e-4, atol=5e-4)
+
+
+def test_autotune_stops_measuring_a_candidate_that_keeps_losing_widely(monkeypatch):
+    """Shapes that change every call (detection heads) must not pay a far slower candidate's run each time: a
+    candidate >= 10x slower is dropped for new signatures at once, >= 3x after three losses; a win clears it."""
+    import time
+
+    monkeypatch.setitem(_autotune._CHOSEN, "toy", {})
+    monkeypatch.setitem(_autotune._STRIKES, "toy", {})
+    calls = []
+
+    def cand(name, secs):
+        return name, lambda: (calls.append(name), time.sleep(secs), name)[2]
+
+    assert _autotune.run("toy", 1, [cand("slow", 0.2), cand("fast", 0.0)]) == "fast"
+    assert calls == ["slow", "fast"]
+    calls.clear()
+    assert _autotune.run("toy", 2, [cand("slow", 0.2), cand("fast", 0.0)]) == "fast"
+    assert calls == ["fast"]  # struck out: new signatures no longer time it
+    assert _autotune.choice("toy", 2) == "fast"
+    # a narrow loss is no strike; a win clears the record
+    _autotune._STRIKES["toy"] = {}
+    _autotune._strike("toy", [(1.0, "a"), (2.0, "b")])
+    assert _autotune._STRIKES["toy"] == {"a": 0, "b": 0}
+    for _ in range(2):
+        _autotune._strike("toy", [(1.0, "a"), (4.0, "b")])
+    assert _autotune._STRIKES["toy"]["b"] == 2
+    _autotune._strike("toy", [(1.0, "b"), (4.0, "a")])
+    assert _autotune._STRIKES["toy"]["b"] == 0

@@ -87,7 +87,16 @@ def test_binary(reftorch, name, pair):
         b = np.abs(b)
     if name in ("nextafter",) and pair[0] == "f16":
         pytest.skip("torch has no CPU float16 nextafter")
-    check(reftorch, lambda T, x, y: getattr(T, name)(x, y), a, b, **_tol([a, b]))
+    check(reftorch, lambda T, x, y: _op112(T, reftorch, getattr(T, name))(x, y), a, b, **_tol([a, b]))
+
+
+def _op112(T, reftorch, fn):
+    """fn, or for torch 2.13 (the reference) the 1.12 meaning of floor division: torch 1.12's floor_divide and `//`
+    truncate (1.13 changed them to floor), which 2.13 computes as div(rounding_mode='trunc')."""
+    if T is reftorch and fn in (reftorch.floor_divide, operator.floordiv):
+        return lambda x, y: reftorch.div(x if isinstance(x, reftorch.Tensor) else reftorch.tensor(x),
+                                         y, rounding_mode="trunc")
+    return fn
 
 
 def test_broadcasting_and_shape_errors(reftorch):
@@ -116,6 +125,14 @@ def test_div_rounding_modes_and_alpha(reftorch):
     check(reftorch, lambda T, x: T.pow(x, -1), I64)
     check(reftorch, lambda T, x: T.pow(2, x), np.abs(I64))
     check(reftorch, lambda T, x: T.pow(x, 0.5), POS)
+
+
+def test_reflected_truediv_is_reciprocal_times_scalar(reftorch):
+    # torch computes `s / t` as `t.reciprocal() * s`: 56 / 30.625 rounds to 1.8285713 in float32, not 1.8285714
+    # (a true division); torchvision's Keypoint R-CNN floors such products into heatmap indices
+    check(reftorch, lambda T, x: 56 / x, np.array([30.625, 3.0, 7.0, 0.0], np.float32))
+    check(reftorch, lambda T, x: 2 / x, np.array([4, 3, -7], np.int64))
+    check(reftorch, lambda T, x: 1.5 / x, np.array([2.0, 3.0], np.float64))
 
 
 def test_round_clamp_family(reftorch):
@@ -202,7 +219,7 @@ def test_operators(reftorch, op, pair):
     if op in (operator.lshift, operator.rshift, operator.pow):  # keep results in range: no overflow semantics
         a = np.abs(a) % 4 if isinstance(a, np.ndarray) and a.dtype in (np.int64, np.uint8) else a
         b = np.abs(b) % 4 if isinstance(b, np.ndarray) and b.dtype in (np.int64, np.uint8) else b
-    check(reftorch, lambda T, x, y: op(x, y), a, b, **_tol([a, b]))
+    check(reftorch, lambda T, x, y: _op112(T, reftorch, op)(x, y), a, b, **_tol([a, b]))
 
 
 @pytest.mark.parametrize("op", [operator.neg, operator.pos, operator.abs, operator.invert], ids=lambda o: o.__name__)

@@ -53,15 +53,19 @@ from . import (  # noqa: E402,F401,I001  (after the table: these modules use the
     distributed,
     distributions,
     fft,
+    functional,
     hub,
     linalg,
     multiprocessing,
     nn,
     onnx,
     optim,
+    overrides,
     profiler,
+    quasirandom,
     random,
     special,
+    storage,
     testing,
     utils,
     version,
@@ -103,29 +107,46 @@ from ._random import (  # noqa: E402,F401
 from ._settings import (  # noqa: E402,F401
     are_deterministic_algorithms_enabled,
     channels_last,
+    compiled_with_cxx11_abi,
     channels_last_3d,
     contiguous_format,
     e,
+    get_deterministic_debug_mode,
     get_float32_matmul_precision,
     get_num_interop_threads,
     get_num_threads,
+    has_cuda,
+    has_cudnn,
+    has_lapack,
+    has_mkl,
+    has_mps,
+    has_openmp,
+    has_spectral,
     inf,
+    init_num_threads,
     is_deterministic_algorithms_warn_only_enabled,
+    is_vulkan_available,
+    is_warn_always_enabled,
     layout,
+    legacy_contiguous_format,
     memory_format,
     nan,
     pi,
     preserve_format,
+    set_deterministic_debug_mode,
     set_float32_matmul_precision,
     set_flush_denormal,
     set_num_interop_threads,
     set_num_threads,
+    set_warn_always,
     sparse_coo,
     strided,
     use_deterministic_algorithms,
 )
 from .amp import autocast  # noqa: E402,F401
 from .amp.autocast_mode import (  # noqa: E402,F401
+    autocast_decrement_nesting,
+    autocast_increment_nesting,
     clear_autocast_cache,
     get_autocast_cpu_dtype,
     get_autocast_gpu_dtype,
@@ -133,6 +154,10 @@ from .amp.autocast_mode import (  # noqa: E402,F401
     is_autocast_cpu_enabled,
     is_autocast_enabled,
     set_autocast_cache_enabled,
+    set_autocast_cpu_dtype,
+    set_autocast_cpu_enabled,
+    set_autocast_enabled,
+    set_autocast_gpu_dtype,
 )
 from .autograd.anomaly_mode import (  # noqa: E402,F401
     is_anomaly_check_nan_enabled,
@@ -142,6 +167,28 @@ from .autograd.anomaly_mode import (  # noqa: E402,F401
 from .cuda import amp as _cuda_amp  # noqa: E402,F401
 from .jit import compile  # noqa: E402,F401,A004
 from .serialization import load, save  # noqa: E402,F401
+from .storage import (  # noqa: E402,F401
+    BFloat16Storage,
+    BoolStorage,
+    ByteStorage,
+    CharStorage,
+    ComplexDoubleStorage,
+    ComplexFloatStorage,
+    DoubleStorage,
+    FloatStorage,
+    HalfStorage,
+    IntStorage,
+    LongStorage,
+    QInt8Storage,
+    QInt32Storage,
+    QUInt2x4Storage,
+    QUInt4x2Storage,
+    QUInt8Storage,
+    ShortStorage,
+)
+from .storage import FloatStorage as Storage  # noqa: E402,F401  (torch.Storage: the default dtype's class)
+from .storage import TypedStorage as _TypedStorage  # noqa: E402,F401
+from .utils.dlpack import from_dlpack, to_dlpack  # noqa: E402,F401
 from .torch_version import TorchVersion as _TorchVersion  # noqa: E402
 
 __version__ = _TorchVersion("1.12.1")

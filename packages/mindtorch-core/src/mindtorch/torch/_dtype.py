@@ -143,6 +143,19 @@ def scalar_name(d: Any) -> str:
     return _SCALAR_NAME.get(d, str(d))
 
 
+# The names torch's C++ checks print for a dtype (caffe2::TypeMeta: "expected dtype float for `end` but got dtype
+# long int").
+_CPP_NAME = {
+    float16: "c10::Half", float32: "float", float64: "double", bfloat16: "c10::BFloat16", int8: "signed char",
+    int16: "short int", int32: "int", int64: "long int", uint8: "unsigned char", bool: "bool",
+    complex64: "c10::complex<float>", complex128: "c10::complex<double>",
+}
+
+
+def cpp_name(d: Any) -> str:
+    return _CPP_NAME.get(d, scalar_name(d).lower())
+
+
 def to_numpy_dtype(d: Any) -> Any:
     """numpy dtype of a torch/MindSpore dtype (bfloat16 has none: callers widen it to float32)."""
     try:

@@ -36,8 +36,6 @@ class _DecoratorContextManager:
     """A context manager that can also decorate functions and generator functions (torch's helper)."""
 
     def __call__(self, func: F) -> F:
-        if inspect.isclass(func):
-            raise RuntimeError(f"{type(self).__name__} cannot decorate a class")
         if inspect.isgeneratorfunction(func):
             @functools.wraps(func)
             def gen_wrapper(*args: Any, **kwargs: Any) -> Any:

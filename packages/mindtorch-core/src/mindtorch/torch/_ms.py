@@ -202,6 +202,12 @@ def grad_node(t: Any) -> Any:
     return t._grad_node
 
 
+def output_index(t: Any) -> int:
+    """Which output of the MindSpore kernel that produced `t` it is (`Tensor._output_index`; 0 for tensors no
+    kernel produced). Measured on 2.10: TopK's values/indices give 0/1."""
+    return int(getattr(t, "_output_index", 0) or 0)
+
+
 def setitem(dst: Any, index: Any, value: Any) -> None:
     """`dst[index] = value` in place, writing through views, with torch's in-place checks where possible.
 

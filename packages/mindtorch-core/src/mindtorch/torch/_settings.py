@@ -31,6 +31,7 @@ contiguous_format = memory_format("contiguous_format")
 channels_last = memory_format("channels_last")
 channels_last_3d = memory_format("channels_last_3d")
 preserve_format = memory_format("preserve_format")
+legacy_contiguous_format = memory_format("legacy_contiguous_format")
 
 class layout:
     """torch.layout: every mindtorch tensor is dense (`x.layout is torch.strided`); sparse layouts exist as names
@@ -88,6 +89,36 @@ def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None
     _STATE["warn_only"] = bool(warn_only)
 
 
+def set_deterministic_debug_mode(debug_mode: Any) -> None:
+    """0/'default': off; 1/'warn': deterministic algorithms, warn only; 2/'error': deterministic algorithms."""
+    modes = {"default": 0, "warn": 1, "error": 2}
+    if isinstance(debug_mode, str):
+        if debug_mode not in modes:
+            raise RuntimeError(f"invalid value of debug_mode, expected one of `default`, `warn`, `error`, but got "
+                               f"{debug_mode}")
+        debug_mode = modes[debug_mode]
+    elif not isinstance(debug_mode, int) or isinstance(debug_mode, bool):
+        raise TypeError(f"debug_mode must be str or int, but got {type(debug_mode)}")
+    if debug_mode not in (0, 1, 2):
+        raise RuntimeError(f"invalid value of debug_mode, expected 0, 1, or 2, but got {debug_mode}")
+    use_deterministic_algorithms(debug_mode != 0, warn_only=debug_mode == 1)
+
+
+def get_deterministic_debug_mode() -> int:
+    if not _STATE["deterministic"]:
+        return 0
+    return 1 if _STATE["warn_only"] else 2
+
+
+def init_num_threads() -> None:
+    """torch initialises its OpenMP/MKL thread pools here (for a new thread); MindSpore's CPU thread pool is set
+    up once per process, so there is nothing to initialise."""
+
+
+def is_vulkan_available() -> bool:
+    return False
+
+
 def are_deterministic_algorithms_enabled() -> bool:
     return _STATE["deterministic"]
 
@@ -109,3 +140,46 @@ def get_float32_matmul_precision() -> str:
 def set_flush_denormal(mode: bool) -> bool:
     """torch returns False where flushing denormals is unsupported; MindSpore has no switch for it."""
     return False
+
+
+# ------------------------------------------------------------------------------------------- build flags
+# torch.has_* describe the build (torch/__init__.py in 1.12 reads them from torch._C). Answered for this
+# build: LAPACK is numpy's (torch.linalg runs on the host with it), the FFTs are numpy's pocketfft, MKL and
+# OpenMP are not used (MindSpore's CPU kernels run on its own thread pool), no CUDA/cuDNN/MPS.
+has_lapack = True
+has_spectral = True
+has_mkl = False
+has_openmp = False
+has_cuda = False
+has_cudnn = False
+has_mps = False
+
+
+def compiled_with_cxx11_abi() -> bool:
+    """Whether the C++ library was built with _GLIBCXX_USE_CXX11_ABI=1: MindSpore's Linux wheels are (torch's
+    pip wheels of 1.12 were not); only C++ extensions built against the library care."""
+    return True
+
+
+def set_warn_always(b: bool) -> None:
+    """torch.set_warn_always: make the warnings torch gives once per process (TORCH_WARN_ONCE, e.g. the
+    deprecated linear-algebra functions) be given on every call."""
+    _STATE["warn_always"] = bool(b)
+
+
+def is_warn_always_enabled() -> bool:
+    return _STATE.get("warn_always", False)
+
+
+_WARNED_ONCE: set = set()
+
+
+def warn_once(key: str, message: str, category: type = UserWarning, stacklevel: int = 3) -> None:
+    """A TORCH_WARN_ONCE: `message` the first time `key` is seen in this process, every time while
+    `set_warn_always(True)`."""
+    import warnings
+
+    if key in _WARNED_ONCE and not is_warn_always_enabled():
+        return
+    _WARNED_ONCE.add(key)
+    warnings.warn(message, category, stacklevel=stacklevel)

@@ -82,7 +82,7 @@ def infer_dtype(data: Any) -> Any:
     if isinstance(data, float):
         return D.get_default_dtype()
     if isinstance(data, complex):
-        return D.complex64
+        return D.scalar_dtype(data)  # complex64, complex128 under a float64 default dtype (torch)
     if isinstance(data, (list, tuple)):
         best = None
         for x in data:
@@ -256,6 +256,73 @@ class Tensor(TensorAutogradMixin, _MsTensor):
 
     def is_signed(self) -> bool:  # type: ignore[override]
         return self.dtype in D.all_signed_type
+
+    @classmethod
+    def __torch_function__(cls, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        """torch's default override (what a subclass's `super().__torch_function__(...)` reaches): call `func`,
+        and return Tensor results as instances of `cls`. mindtorch's own functions do not dispatch through it
+        (see torch.overrides); it serves torch.overrides.handle_torch_function and subclasses."""
+        if not all(issubclass(cls, t) for t in types):
+            return NotImplemented
+        ret = func(*args, **(kwargs or {}))
+
+        def convert(r: Any) -> Any:
+            if isinstance(r, Tensor) and not isinstance(r, cls):
+                return r.as_subclass(cls)
+            if isinstance(r, (tuple, list)) and not hasattr(r, "_fields"):
+                return type(r)(convert(v) for v in r)
+            return r
+
+        return convert(ret)
+
+    @property
+    def output_nr(self) -> int:
+        """Which output of its grad_fn this tensor is: 0 for leaves (as torch); for a non-leaf, the output index
+        in the MindSpore kernel that produced it. Limit: where mindtorch composes a multi-output torch op from
+        single-output kernels (split, chunk, unbind, std_mean), torch numbers the outputs 0, 1, ... and mindtorch
+        answers 0 for each."""
+        if self._is_leaf:
+            return 0
+        return _ms.output_index(self)
+
+    @property
+    def is_vulkan(self) -> bool:
+        return False
+
+    @property
+    def is_mkldnn(self) -> bool:
+        return False
+
+    @property
+    def volatile(self) -> bool:
+        """Removed in torch 0.4; 1.12 still answers False with this warning."""
+        import warnings
+
+        warnings.warn("volatile was removed (Variable.volatile is always False)", stacklevel=2)
+        return False
+
+    @property
+    def names(self) -> tuple:
+        """Named tensors are not supported: every dimension is unnamed (torch's answer for an unnamed tensor)."""
+        return (None,) * self.ndim
+
+    def reinforce(self, reward: Any) -> None:
+        """Removed in torch 0.4; torch 1.12 keeps the method to raise this error."""
+        raise RuntimeError(
+            "reinforce() was removed.\nUse torch.distributions instead.\nSee "
+            "https://pytorch.org/docs/master/distributions.html\n\nInstead of:\n\nprobs = policy_network(state)\n"
+            "action = probs.multinomial()\nnext_state, reward = env.step(action)\naction.reinforce(reward)\n"
+            "action.backward()\n\nUse:\n\nprobs = policy_network(state)\n# NOTE: categorical is equivalent to what "
+            "used to be called multinomial\nm = torch.distributions.Categorical(probs)\naction = m.sample()\n"
+            "next_state, reward = env.step(action)\nloss = -m.log_prob(action) * reward\nloss.backward()\n")
+
+    def __dlpack__(self, stream: Any = None) -> Any:
+        from .utils.dlpack import to_dlpack
+
+        return to_dlpack(self)
+
+    def __dlpack_device__(self) -> tuple:
+        return (1, 0)  # kDLCPU: MindSpore's CPU target (the only one DLPack exchange is tested on)
 
     def get_device(self) -> int:
         d = self.device

@@ -1,6 +1,7 @@
 """Argument normalisation shared by the op families (torch's conventions -> MindSpore's)."""
 from __future__ import annotations
 
+import math
 from typing import Any, Optional, Sequence, Tuple, Union
 
 import mindspore as ms
@@ -56,3 +57,30 @@ def scalar_arg(v: Any, like: Any) -> Any:
     if like.dtype is _FLOAT64 and isinstance(v, _REAL_NUMBER_TYPES) and type(v) is not bool:  # np.float64 too
         return _MsTensor(float(v), dtype=_FLOAT64)
     return v
+
+
+# torch's C++ name of each dtype in its "value cannot be converted" error (c10::Scalar::to<T>)
+_CONVERT_NAME = {D.int8: "int8_t", D.uint8: "uint8_t", D.int16: "int16_t", D.int32: "int", D.int64: "int64_t",
+                 D.float32: "float"}
+# the numbers each checked dtype takes (uint8: -255..255, which wrap as a cast does)
+_RANGE = {D.int8: (-128, 127), D.uint8: (-255, 255), D.int16: (-2 ** 15, 2 ** 15 - 1),
+          D.int32: (-2 ** 31, 2 ** 31 - 1), D.int64: (-2 ** 63, 2 ** 63 - 1),
+          D.float32: (-3.4028234663852886e38, 3.4028234663852886e38)}
+
+
+def check_scalar_fits(value: Any, d: Any) -> None:
+    """torch's overflow check when a Python number is converted to dtype d as a Scalar (c10 checked_convert: setitem,
+    clamp's bounds): `int8_t[0] = 300` raises; uint8 takes -255..255, wrapping as a cast does; float16/float64,
+    and inf/NaN into float32, are not checked. (Arithmetic with a Python number wraps it silently instead.)"""
+    bounds = _RANGE.get(d)
+    if bounds is None:
+        return
+    lo, hi = bounds
+    if lo <= value <= hi or (d is D.float32 and not math.isfinite(value)):  # float32 stores inf and NaN
+        return
+    raise scalar_overflow_error(d)  # out of range, or NaN/inf into an integer dtype
+
+
+def scalar_overflow_error(d: Any) -> RuntimeError:
+    name = _CONVERT_NAME.get(d, D.cpp_name(d))
+    return RuntimeError(f"value cannot be converted to type {name} without overflow")

@@ -30,6 +30,21 @@ def _sync() -> None:
 
 # op -> {signature: candidate name}
 _CHOSEN: Dict[str, Dict[Hashable, str]] = {}
+# op -> {candidate name: strikes}. A candidate that keeps losing by a wide margin stops being measured on new
+# signatures of that op: models whose shapes vary per batch (detection heads see a new RoI count each step) would
+# otherwise pay the slow candidate's run on every new shape (MindSpore's native CPU Conv2D took tens of seconds
+# per call on some hosts where im2col took well under one).
+_STRIKES: Dict[str, Dict[str, int]] = {}
+_STRIKE_OUT = 3
+
+
+def _strike(op: str, timings: Sequence[Tuple[float, str]]) -> None:
+    """Losing by >= 3x is one strike, by >= 10x three (out at once); a win clears a candidate's strikes."""
+    best = min(timings)[0]
+    strikes = _STRIKES.setdefault(op, {})
+    for t, name in timings:
+        ratio = t / best if best > 0 else 1.0
+        strikes[name] = 0 if ratio < 3 else strikes.get(name, 0) + (3 if ratio >= 10 else 1)
 
 
 def choice(op: str, signature: Hashable) -> Any:
@@ -47,17 +62,20 @@ def run(op: str, signature: Hashable, candidates: Sequence[Tuple[str, Callable[[
         names = [n for n, _ in candidates]
         if pinned in names:
             name = chosen[signature] = pinned
-        elif len(candidates) == 1:
-            name = chosen[signature] = names[0]
         else:
-            return _measure(chosen, signature, candidates)
+            out = _STRIKES.get(op, {})
+            live = [c for c in candidates if out.get(c[0], 0) < _STRIKE_OUT] or list(candidates)
+            if len(live) == 1:
+                name = chosen[signature] = live[0][0]
+            else:
+                return _measure(op, chosen, signature, live)
     for n, thunk in candidates:
         if n == name:
             return thunk()
     raise KeyError(f"kernel candidate {name!r} of {op} is gone")
 
 
-def _measure(chosen: Dict[Hashable, str], signature: Hashable,
+def _measure(op: str, chosen: Dict[Hashable, str], signature: Hashable,
              candidates: Sequence[Tuple[str, Callable[[], Any]]]) -> Any:
     from .._grad_mode import no_grad
 
@@ -77,4 +95,5 @@ def _measure(chosen: Dict[Hashable, str], signature: Hashable,
         _sync()
         timings.append((time.perf_counter() - t0, name))
     chosen[signature] = min(timings)[1]
+    _strike(op, timings)
     return res

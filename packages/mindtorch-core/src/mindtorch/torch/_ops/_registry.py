@@ -229,9 +229,15 @@ def inplace_source(t: Any) -> Any:
 def bump_version(t: Any) -> None:
     """Our own version counter (MindSpore 2.10's `_version` is not bumped by setitem/copy_)."""
     try:
-        t.__dict__["_mt_version"] = t.__dict__.get("_mt_version", 0) + 1
+        d = t.__dict__
     except AttributeError:  # pragma: no cover - objects without __dict__
-        pass
+        return
+    d["_mt_version"] = d.get("_mt_version", 0) + 1
+    src = d.get("_mt_version_source")  # `t` is `x.detach()`: torch shares x's version counter with it
+    if src is not None:
+        src = src()
+        if src is not None:
+            _ms.bump_tensor_version(src)
 
 
 def _write_out(out: Any, res: Any) -> Any:
@@ -571,8 +577,9 @@ def rebind_all() -> None:
 
 def expose(ns: str, names: Dict[str, str]) -> None:
     """Expose existing table entries in namespace `ns` under other public names ({public: table key}), e.g.
-    torch.special.expit -> the `sigmoid` entry: one implementation, several torch spellings."""
-    target = NAMESPACES.setdefault(ns, {})
+    torch.special.expit -> the `sigmoid` entry: one implementation, several torch spellings. ns "torch": the
+    top-level function (torch.embedding -> the `aten_embedding` entry, whose F.embedding has another signature)."""
+    target = FUNCTIONS if ns == "torch" else NAMESPACES.setdefault(ns, {})
     for public, key in names.items():
         target[public] = _DISPATCHERS[key]
 

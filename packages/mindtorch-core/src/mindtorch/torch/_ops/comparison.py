@@ -171,7 +171,15 @@ def _bitwise(name: str, kernel: Callable) -> None:
 _bitwise("bitwise_and", ops.bitwise_and)
 _bitwise("bitwise_or", ops.bitwise_or)
 _bitwise("bitwise_xor", ops.bitwise_xor)
-_bitwise("bitwise_left_shift", ops.bitwise_left_shift)
+def _left_shift(a: Any, b: Any) -> Any:
+    """a << b; a shift by a negative amount or by the bit width or more gives 0 as in torch (MindSpore's kernel takes
+    the amount modulo the width: int32 `2 << 40` gave 512)."""
+    r = ops.bitwise_left_shift(a, b)
+    outside = mint.logical_or(mint.lt(b, 0), mint.ge(b, a.dtype.itemsize * 8))
+    return mint.where(outside, ops.zeros_like(r), r)
+
+
+_bitwise("bitwise_left_shift", _left_shift)
 _bitwise("bitwise_right_shift", ops.bitwise_right_shift)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import warnings
 from typing import Any, Optional
 
 import mindspore as ms
@@ -87,6 +88,19 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
            pin_memory: bool = False) -> Any:
     """torch.tensor(data): always copies. dtype inference: Python floats -> default dtype, ints -> int64,
     bools -> bool, complex -> complex64; numpy arrays and tensors keep theirs."""
+    if isinstance(data, _MsTensor):  # torch's warning (the style-transfer tutorial's `torch.tensor(mean)`)
+        _warn_copy_construct("torch.tensor")
+    return _tensor_copy(data, dtype, device, requires_grad)
+
+
+def _warn_copy_construct(api: str) -> None:
+    """torch 1.12's UserWarning for torch.tensor(t) / x.new_tensor(t) on a tensor (stack: impl, dispatcher, user)."""
+    warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() or "
+                  f"sourceTensor.clone().detach().requires_grad_(True), rather than {api}(sourceTensor).",
+                  UserWarning, stacklevel=4)
+
+
+def _tensor_copy(data: Any, dtype: Any, device: Any, requires_grad: bool) -> Any:
     from .._tensor import _to_numpy_data, infer_dtype
 
     d = D.to_dtype(dtype) or infer_dtype(data)
@@ -117,7 +131,7 @@ def asarray(obj: Any, *, dtype: Any = None, device: Any = None, copy: Optional[b
             requires_grad: bool = False) -> Any:
     """torch.asarray: shares memory unless `copy=True` or a conversion is needed."""
     if copy:
-        return tensor(obj, dtype=dtype, device=device, requires_grad=requires_grad)
+        return _tensor_copy(obj, dtype, device, requires_grad)
     return _finish(as_tensor(obj, dtype=dtype, device=device), requires_grad)
 
 
@@ -235,7 +249,9 @@ def new_full(self: Any, size: Any, fill_value: Any, *, dtype: Any = None, device
 def new_tensor(self: Any, data: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False,
                layout: Any = None, pin_memory: bool = False) -> Any:
     """A copy of `data` with self's dtype (not inferred from data, as in torch)."""
-    return tensor(data, dtype=_like_dtype(self, dtype), device=device, requires_grad=requires_grad)
+    if isinstance(data, _MsTensor):
+        _warn_copy_construct("tensor.new_tensor")
+    return _tensor_copy(data, _like_dtype(self, dtype), device, requires_grad)
 
 
 @register("new", function=False)
@@ -451,3 +467,10 @@ def frombuffer(buffer: Any, *, dtype: Any, count: int = -1, offset: int = 0, req
     writable buffers)."""
     arr = np.frombuffer(buffer, dtype=D.to_numpy_dtype(D.to_dtype(dtype)), count=count, offset=offset)
     return _finish(np_to_ms(arr, D.to_dtype(dtype)), requires_grad)
+
+
+@register("new_empty_strided", function=False)
+def new_empty_strided(self: Any, size: Any, stride: Any, *, dtype: Any = None, device: Any = None,
+                      requires_grad: bool = False, layout: Any = None, pin_memory: bool = False) -> Any:
+    """empty_strided with self's dtype by default (the strides are not honoured, see empty_strided)."""
+    return empty_strided(size, stride, dtype=_like_dtype(self, dtype), device=device, requires_grad=requires_grad)

@@ -11,12 +11,12 @@ from typing import Any, Callable
 
 import mindspore as ms
 import numpy as np
-from mindspore import mint
 
 from .. import _dtype as D
 from . import comparison as C
 from . import pointwise as P
 from ._registry import TABLE, register
+from .misc import matmul as _torch_matmul
 
 _MsTensor = ms.Tensor
 _OPERAND = (_MsTensor, bool, int, float, complex, np.ndarray, np.generic)
@@ -34,14 +34,13 @@ def _reflected(fn: Callable) -> Callable:
 
 
 def _matmul(input: Any, other: Any) -> Any:
-    if input.ndim == 0 or other.ndim == 0:
-        raise RuntimeError("both arguments to matmul need to be at least 1D, but they are "
-                           f"{input.ndim}D and {other.ndim}D")
-    a, b, _ = P.promote(input, other)
-    try:
-        return mint.matmul(a, b)
-    except ValueError as e:
-        raise RuntimeError(str(e).splitlines()[0]) from None
+    # `a @ b` promotes mixed float dtypes where torch.matmul raises: MindSpore's auto_mixed_precision (the manual's
+    # amp route, §3.1) casts a model's parameters to float16 but not the tensors user code builds inside forward,
+    # so `x @ self.w.T` meets float32 and float16 operands. Other mixes (int @ float) and torch.matmul itself keep
+    # torch's same-dtype error.
+    if input.dtype != other.dtype and input.is_floating_point() and other.is_floating_point():
+        input, other, _ = P.promote(input, other)
+    return _torch_matmul(input, other)
 
 
 def _pos(input: Any) -> Any:
@@ -75,12 +74,23 @@ _BINARY = (
     ("rshift", _impl("bitwise_right_shift"), True, True),
 )
 
+
+def _rtruediv(self: Any, other: Any) -> Any:
+    # `other / t` is `t.reciprocal() * other` in torch (torch/_tensor.py `__rdiv__`), which rounds differently from
+    # a true division: e.g. 56 / tensor([30.625]) is 1.8285713 in float32, not 1.8285714 (keypoint heatmap
+    # indices of torchvision's Keypoint R-CNN floor such products)
+    return P.mul(_impl("reciprocal")(self), other)
+
+
+# in-place forms whose implementation differs from the out-of-place one (torch 1.12 warns once per C++ call site)
+_INPLACE_IMPL = {"floordiv": P.floor_divide_}
+
 for _name, _fn, _r, _i in _BINARY:
     register(f"__{_name}__", function=False)(_fn)
     if _r:
-        register(f"__r{_name}__", function=False)(_reflected(_fn))
+        register(f"__r{_name}__", function=False)(_rtruediv if _name == "truediv" else _reflected(_fn))
     if _i:
-        register(f"__i{_name}__", function=False, writes_self=True)(_fn)
+        register(f"__i{_name}__", function=False, writes_self=True)(_INPLACE_IMPL.get(_name, _fn))
 
 for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
     register(f"__{_name}__", function=False)(_comparison(_impl(_name)))

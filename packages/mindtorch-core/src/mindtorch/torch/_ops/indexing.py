@@ -9,6 +9,7 @@ masked_scatter, index_put with accumulate, searchsorted/bucketize): those do not
 """
 from __future__ import annotations
 
+import warnings
 from typing import Any, Optional
 
 import mindspore as ms
@@ -17,7 +18,8 @@ from mindspore import mint, ops
 
 from .. import _dtype as D
 from .. import _ms
-from ._args import wrap_dim
+from . import _registry
+from ._args import check_scalar_fits, scalar_overflow_error, wrap_dim
 from ._host import _host_op, _no_vjp
 from ._registry import bump_version, register
 
@@ -44,10 +46,19 @@ def _norm_item(i: Any) -> Any:
     if isinstance(i, bool) or isinstance(i, (int, slice, type(None), type(Ellipsis))):
         return i
     if isinstance(i, _MsTensor):
-        if i.dtype in D.all_int_type or i.dtype == D.bool:
-            if i.dtype != D.bool and i.dtype != D.int64 and i.dtype != D.int32:
-                return i.astype(D.int64)
+        d = i.dtype
+        if (d is D.int64 or d is D.int32) and not _shape(i):
+            # torch applies a 0-d integer tensor index as an integer select (applySlicing: `tensor.item()`), so
+            # x[tags[1], tags[0]] is a view whose backward is a plain slice (MindSpore's gather-by-0-d-tensors
+            # backward fails in ScatterNd)
+            return int(i.item())
+        if d is D.int64 or d is D.int32 or d is D.bool:
+            # int32: torch >= 2.0 (1.12 accepted long, byte and bool only); accepting more never changes a value
             return i
+        if d is D.uint8:
+            warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool "
+                          "instead.", UserWarning, stacklevel=4)
+            return i.astype(D.bool)  # a byte tensor index is a mask, as in torch
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     if isinstance(i, np.integer):
         return int(i)
@@ -59,6 +70,8 @@ def _norm_item(i: Any) -> Any:
         if np.issubdtype(i.dtype, np.integer):
             return _MsTensor(i.astype(np.int64))
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    if isinstance(i, range):  # a sequence like a list (nn tutorial's `input[range(n), target]`)
+        i = list(i)
     if isinstance(i, (list, tuple)):
         arr = np.array([x.item() if isinstance(x, _MsTensor) else x for x in i]) if i else np.zeros(0, np.int64)
         if arr.dtype == np.bool_:
@@ -70,8 +83,18 @@ def _norm_item(i: Any) -> Any:
                      "indices (got " + type(i).__name__ + ")")
 
 
+def _sequence_as_tuple(index: Any) -> bool:
+    """torch's treatSequenceAsTuple (python_variable_indexing.cpp, 1.12 as 2.x): a list index of fewer than 32
+    items holding a tensor, a sequence, a slice, `...` or None means x[tuple(index)] (x[[[0, 1], [1, 0]]] is
+    x[[0, 1], [1, 0]]), numpy's legacy rule; a list of plain numbers is one integer index."""
+    return len(index) < 32 and any(
+        isinstance(i, (_MsTensor, list, tuple, np.ndarray, slice)) or i is None or i is Ellipsis for i in index)
+
+
 def _norm_index(index: Any, shape: tuple) -> Any:
     """Normalise the index and check integer bounds with torch's IndexError message."""
+    if type(index) is list and _sequence_as_tuple(index):
+        index = tuple(index)
     items = index if isinstance(index, tuple) else (index,)
     items = tuple(_norm_item(i) for i in items)
     # bounds of plain ints (MindSpore's message lacks the dimension)
@@ -106,7 +129,22 @@ def _norm_index(index: Any, shape: tuple) -> Any:
                 raise IndexError(f"index {_bad_index(i, shape[dim])} is out of bounds for dimension {dim} with "
                                  f"size {shape[dim]}")
         dim += 1
+    tensors = [i for i in items if isinstance(i, _MsTensor)]
+    if len(tensors) > 1:
+        _check_broadcastable(tensors)
     return items if isinstance(index, tuple) else items[0]
+
+
+def _check_broadcastable(tensors: list) -> None:
+    """torch's IndexError for index tensors whose shapes do not broadcast (a mask counts as its nonzero indices:
+    one sync per mask, only when several index tensors are combined)."""
+    shapes = [[int(t.asnumpy().sum())] if t.dtype == D.bool else list(_shape(t))
+              for t in tensors]
+    try:
+        np.broadcast_shapes(*map(tuple, shapes))
+    except ValueError:
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
+                         + ", ".join(str(s) for s in shapes)) from None
 
 
 def _out_of_range(idx: Any, size: int) -> bool:
@@ -120,8 +158,34 @@ def _bad_index(idx: Any, size: int) -> int:
 
 
 def _has_empty_index(items: Any) -> bool:
+    """An empty index tensor or a `False` index (x[False] has a new dim of size 0): an empty result."""
     items = items if isinstance(items, tuple) else (items,)
-    return any(isinstance(i, _MsTensor) and 0 in _shape(i) for i in items)
+    return any((isinstance(i, _MsTensor) and 0 in _shape(i)) or i is False for i in items)
+
+
+def _split_int_selects(items: Any) -> Optional[tuple]:
+    """torch applies integer indices as `select` before advanced indexing (python_variable_indexing.cpp's
+    applySlicing), so they take no part in numpy's placement rule for advanced-index dimensions: x[0, :, [1, 2]]
+    is x[0][:, [1, 2]], shape (3, 2) for x of shape (2, 3, 4), where numpy gives (2, 3). For an index with both
+    ints and index tensors: (basic index with the ints, the rest to apply to its result); None otherwise."""
+    if type(items) is not tuple or not any(type(i) is int for i in items) or not any(
+            isinstance(i, _MsTensor) for i in items) or any(type(i) is bool for i in items):
+        return None
+    first, rest = [], []
+    for i in items:
+        if type(i) is int:
+            first.append(i)
+        elif isinstance(i, _MsTensor):
+            n = len(_shape(i)) if i.dtype == D.bool else 1
+            first.extend([slice(None)] * n)
+            rest.append(i)
+        elif i is None:
+            first.append(None)
+            rest.append(slice(None))  # the new dim exists in the first step's result
+        else:
+            first.append(i)
+            rest.append(i if i is Ellipsis else slice(None))
+    return tuple(first), tuple(rest)
 
 
 def _numpy_index(items: Any) -> Any:
@@ -149,6 +213,9 @@ def getitem(self: Any, index: Any) -> Any:
         # MindSpore refuses empty index tensors: compute the (empty) result shape with numpy.
         res = np.zeros(_shape(self), dtype=np.int8)[_numpy_index(items)]
         return _to_ms(np.zeros(res.shape), self.dtype)
+    split = _split_int_selects(items)
+    if split is not None:
+        return getitem(getitem(self, split[0]), split[1])
     if type(items) is tuple:
         stepped = False
         for i in items:
@@ -231,14 +298,33 @@ def setitem(self: Any, index: Any, value: Any) -> None:
     if isinstance(value, _MsTensor):
         if value.dtype != self.dtype:
             value = value.astype(self.dtype)
-    elif isinstance(value, np.generic):
-        value = value.item()
-    elif isinstance(value, np.ndarray):
-        value = _to_ms(value, self.dtype)
-    elif isinstance(value, (list, tuple)):
-        value = _to_ms(np.array(value), self.dtype)
+        vshape = _shape(value)
+        if vshape and vshape[0] == 1:
+            # torch strips the value's leading size-1 dims before broadcasting it into the slot
+            # (TensorIndexing.h slicePrefix1sSize): z[1] = t.view(1, L) fills a row of length L
+            k = next((n for n, s in enumerate(vshape) if s != 1), len(vshape))
+            value = mint.reshape(value, vshape[k:])
+    elif isinstance(value, (bool, int, float, np.generic)):
+        # numpy scalars of every kind are taken as numbers (torch refuses np.float32 / np.bool_ with a TypeError; a
+        # deliberate leniency here, tested in test_ops_indexing: `x[i] = arr[j]` of a float32 array works)
+        value = value.item() if isinstance(value, np.generic) else value
+        if not isinstance(value, bool) and isinstance(value, (int, float)):
+            check_scalar_fits(value, self.dtype)
+    elif isinstance(value, complex):
+        if self.dtype not in D.all_complex_type:  # torch's Scalar conversion refuses a complex for a real dtype
+            raise scalar_overflow_error(self.dtype)
+        value = _MsTensor(value, dtype=self.dtype)
+    else:
+        # torch's valueToTensor takes a tensor or a number only: a list, tuple or numpy array raises (1.12 as 2.x)
+        kind = type(value)
+        name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+        raise TypeError(f"can't assign a {name} to a torch.{D.scalar_name(self.dtype)}Tensor")
     if not (type(index) is int or type(index) is slice):
-        index = _expand_ellipsis(_norm_index(index, _shape(self)), len(_shape(self)))
+        index = _norm_index(index, _shape(self))
+        split = _split_int_selects(index)
+        if split is not None:  # torch's order: the int selects first (a view), then the advanced index into it
+            return setitem(getitem(self, split[0]), split[1], value)
+        index = _expand_ellipsis(index, len(_shape(self)))
         if _has_empty_index(index):
             return None
     elif type(index) is int:
@@ -270,10 +356,23 @@ def _check_index(index: Any, op: str) -> None:
         raise RuntimeError(f"{op}(): Expected dtype int64 for index")
 
 
+def _zero_dim_index_on_vector(input: Any, index: Any) -> bool:
+    """torch's gather/scatter count a 0-d tensor as 1-d (ensure_nonempty_dim): `torch.zeros(10).scatter_(0,
+    torch.tensor(y), value=1)` (the transforms tutorial's one-hot target) takes a 0-d index on a vector."""
+    return not _shape(index) and len(_shape(input)) <= 1
+
+
+def _as_vector(t: Any) -> Any:
+    return mint.reshape(t, (1,)) if isinstance(t, _MsTensor) and not _shape(t) else t
+
+
 @register("gather")
 def gather(input: Any, dim: int, index: Any, *, sparse_grad: bool = False, out: Any = None) -> Any:
     """out[i][j] = input[index[i][j]][j] (dim=0) etc.; index int64, same ndim as input."""
     _check_index(index, "gather")
+    if _zero_dim_index_on_vector(input, index):
+        wrap_dim(dim, 1)
+        return mint.reshape(mint.gather(_as_vector(input), 0, _as_vector(index)), ())
     n = len(_shape(input))
     if len(_shape(index)) != n and n:
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
@@ -306,7 +405,13 @@ def scatter(input: Any, dim: int, index: Any, src: Any = None, value: Any = None
     _check_index(index, "scatter")
     if src is None:
         src = value
+    if _zero_dim_index_on_vector(input, index):
+        wrap_dim(dim, 1)
+        res = scatter(_as_vector(input), 0, _as_vector(index), _as_vector(src), reduce=reduce)
+        return mint.reshape(res, _shape(input))
     n = len(_shape(input))
+    if len(_shape(index)) != n:
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
     dim = wrap_dim(dim, n)
     srct = _src_tensor(input, index, src)
     if reduce is None:
@@ -324,6 +429,9 @@ def scatter(input: Any, dim: int, index: Any, src: Any = None, value: Any = None
 def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Any:
     """input with src added at index along dim (duplicates accumulate)."""
     _check_index(index, "scatter_add")
+    if _zero_dim_index_on_vector(input, index):
+        wrap_dim(dim, 1)
+        return mint.reshape(scatter_add(_as_vector(input), 0, _as_vector(index), _as_vector(src)), _shape(input))
     n = len(_shape(input))
     dim = wrap_dim(dim, n)
     if _shape(src) == _shape(index):
@@ -381,7 +489,17 @@ def index_add(input: Any, dim: int, index: Any, source: Any, *, alpha: Any = 1) 
     """input with alpha * source added at `index` rows along dim (duplicates accumulate)."""
     dim = wrap_dim(dim, len(_shape(input)))
     src = source if alpha == 1 else mint.mul(source, alpha)
-    return mint.index_add(input, dim, index.astype(D.int32), src.astype(input.dtype))
+    d = input.dtype
+    if d not in (D.int64, D.bool):
+        return mint.index_add(input, dim, index.astype(D.int32), src.astype(d))
+    # MindSpore 2.10's CPU IndexAdd has no int64 or bool kernel: the same sum as this table's scatter_add, with
+    # the index spread along `dim` over source's shape (bool adds as logical or, as torch's)
+    shape = [1] * max(len(_shape(src)), 1)
+    shape[dim] = -1
+    spread = mint.broadcast_to(mint.reshape(ops.cast(index, D.int64), tuple(shape)), tuple(_shape(src)))
+    work = D.int64 if d is D.int64 else D.uint8
+    out = _registry.kernel("scatter_add")(ops.cast(input, work), dim, spread, ops.cast(src, work))
+    return out if d is work else mint.ne(out, 0)
 
 
 @register("index_copy", inplace=True)
@@ -556,3 +674,24 @@ def bucketize(input: Any, boundaries: Any, *, out_int32: bool = False, right: bo
     vals = _np(input) if isinstance(input, _MsTensor) else np.asarray(input)
     res = np.searchsorted(_np(boundaries), vals, side="right" if right else "left")
     return _to_ms(np.asarray(res), D.int32 if out_int32 else D.int64)
+
+
+@register("index_reduce", inplace=True)
+def index_reduce(input: Any, dim: int, index: Any, source: Any, reduce: str, *, include_self: bool = True) -> Any:
+    """torch 1.12 (beta): reduce the slices source.select(dim, i) into input.select(dim, index[i]) with 'prod',
+    'mean', 'amax' or 'amin' (include_self: the input's value takes part). Host computation (no autograd), as
+    scatter_reduce, which this is with `index` broadcast along `dim`."""
+    from .._settings import warn_once
+
+    warn_once("index_reduce", "index_reduce() is in beta and the API may change at any time.", stacklevel=4)
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    nd = len(_shape(input))
+    dim = wrap_dim(dim, max(nd, 1))
+    idx = index.asnumpy().astype(np.int64).reshape(-1)
+    if idx.size != (_shape(source)[dim] if len(_shape(source)) else 1):
+        raise IndexError("index_reduce_(): Number of indices should be equal to source.size(dim)")
+    shape = [1] * len(_shape(source))
+    shape[dim] = -1
+    full = np.broadcast_to(idx.reshape(shape), _shape(source)).copy()
+    return scatter_reduce(input, dim, _MsTensor(full), source, reduce, include_self=include_self)

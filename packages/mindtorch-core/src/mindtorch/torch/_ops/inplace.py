@@ -14,7 +14,7 @@ import numpy as np
 from mindspore import ops
 
 from .. import _dtype as D
-from ._registry import register
+from ._registry import bump_version, register
 
 _MsTensor = ms.Tensor
 
@@ -103,3 +103,77 @@ def apply_(self: Any, callable: Any) -> Any:  # noqa: A002 - torch's parameter n
 def map_(self: Any, tensor: Any, callable: Any) -> Any:  # noqa: A002
     """Replace each element x of self with callable(x, y), y the element of `tensor` (broadcast to self)."""
     return _host_elementwise(self, callable, tensor)
+
+
+@register("map2_", function=False, writes_self=True)
+def map2_(self: Any, x: Any, y: Any, callable: Any) -> Any:  # noqa: A002
+    """Replace each element s of self with callable(s, x, y), x and y the elements of `x` and `y` (broadcast)."""
+    return _host_elementwise(self, callable, x, y)
+
+
+def _resize(self: Any, shape: tuple) -> Any:
+    """Give self `shape` in place (the same Python object), keeping the first elements in row-major order."""
+    from .. import _ms
+    from ._args import shape_args
+
+    shape = tuple(int(s) for s in shape_args(shape))
+    if any(s < 0 for s in shape):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: {list(shape)}")
+    if getattr(self, "_requires_grad", False):
+        raise RuntimeError("cannot resize variables that require grad")
+    if tuple(self.shape) == shape:
+        return self
+    n = int(np.prod(shape)) if shape else 1
+    flat = ms.ops.reshape(self, (-1,))
+    have = int(flat.shape[0])
+    if n <= have:
+        data = flat[:n] if n else ms.ops.zeros((0,), self.dtype)
+    else:  # torch leaves the new elements uninitialised; here they are zero
+        data = ms.ops.cat((flat, ms.ops.zeros((n - have,), self.dtype))) if have else ms.ops.zeros((n,), self.dtype)
+    _ms.rebind(self, ms.ops.reshape(ms.ops.add(data, 0) if data.dtype != ms.bool_ else data.copy(), shape))
+    bump_version(self)
+    return self
+
+
+@register("resize_", function=False)
+def resize_(self: Any, *sizes: Any, memory_format: Any = None) -> Any:
+    """Resize self to `sizes` in place, keeping its first elements (row-major); new elements are zero (torch:
+    uninitialised). Limit: self gets new storage, so views taken before the resize no longer alias it (in torch
+    a shrink keeps the storage); tensors that require grad are refused, as in torch."""
+    return _resize(self, sizes)
+
+
+@register("resize_as_")
+def resize_as_(self: Any, the_template: Any, *, memory_format: Any = None) -> Any:
+    """resize_(the_template.shape)."""
+    return _resize(self, tuple(the_template.shape))
+
+
+def _same_numel_resize(self: Any, shape: tuple, name: str) -> Any:
+    import warnings
+
+    from ._args import shape_args
+
+    warnings.warn(f"non-inplace {name} is deprecated", stacklevel=4)
+    shape = tuple(int(s) for s in shape_args(shape))
+    n = int(np.prod(shape)) if shape else 1
+    have = int(np.prod(tuple(self.shape))) if self.ndim else 1
+    if n != have:
+        raise RuntimeError(f"requested resize to {'x'.join(map(str, shape))} ({n} elements in total), but the given "
+                           f"tensor has a size of {'x'.join(map(str, self.shape))} ({have} elements). autograd's "
+                           "resize can only change the shape of a given tensor, while preserving the number of "
+                           "elements. ")
+    return ops.reshape(self, shape)
+
+
+@register("resize", function=False)
+def resize(self: Any, *sizes: Any) -> Any:
+    """Deprecated non-inplace resize (torch's autograd Resize): self reshaped to `sizes`, which must keep the number
+    of elements (MindSpore's own Tensor.resize pads or truncates like numpy; torch refuses)."""
+    return _same_numel_resize(self, sizes, "resize")
+
+
+@register("resize_as", function=False)
+def resize_as(self: Any, tensor: Any) -> Any:
+    """Deprecated non-inplace resize_as: resize(tensor.shape)."""
+    return _same_numel_resize(self, tuple(tensor.shape), "resize_as")

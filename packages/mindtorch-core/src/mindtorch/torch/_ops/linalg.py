@@ -1101,8 +1101,7 @@ def linalg_multi_dot(tensors: Any, *, out: Any = None) -> Any:
 
 
 def _c_name(d: Any) -> str:
-    return {"Float": "float", "Double": "double", "Half": "c10::Half", "Long": "long int", "Int": "int"}.get(
-        D.scalar_name(d), D.scalar_name(d).lower())
+    return D.cpp_name(d)
 
 
 @register("linalg_vecdot", method=False, function=False, namespaces=("linalg",))
@@ -1149,3 +1148,307 @@ def linalg_matmul(input: Any, other: Any, *, out: Any = None) -> Any:
     from .misc import matmul
 
     return matmul(input, other)
+
+
+# --------------------------------------------------------------------- 1.12's deprecated functions and norms
+# torch 1.12 still has torch.solve/symeig/eig/lstsq/matrix_rank (and the Tensor methods), each giving a
+# once-per-process UserWarning (TORCH_WARN_ONCE; every call after torch.set_warn_always(True)). torch 2.x removed
+# them. Return layouts are 1.12's: (solution, LU), (eigenvalues, eigenvectors) with an empty (0,) eigenvectors
+# tensor when not asked for, eig's real (n, 2) eigenvalue pairs, lstsq's LAPACK gels (solution, QR).
+solve_t = RT._make("solve", ("solution", "LU"))
+symeig_t = RT._make("symeig", ("eigenvalues", "eigenvectors"))
+eig_t = RT._make("eig", ("eigenvalues", "eigenvectors"))
+lstsq_t = RT._make("lstsq", ("solution", "QR"))
+
+_DEPRECATED = {
+    "solve": "torch.solve is deprecated in favor of torch.linalg.solve and will be removed in a future PyTorch "
+             "release.\ntorch.linalg.solve has its arguments reversed and does not return the LU factorization.\n"
+             "To get the LU factorization see torch.lu, which can be used with torch.lu_solve or torch.lu_unpack.\n"
+             "X = torch.solve(B, A).solution\nshould be replaced with\nX = torch.linalg.solve(A, B)",
+    "symeig": "torch.symeig is deprecated in favor of torch.linalg.eigh and will be removed in a future PyTorch "
+              "release.\nThe default behavior has changed from using the upper triangular portion of the matrix by "
+              "default to using the lower triangular portion.\nL, _ = torch.symeig(A, upper=upper)\nshould be "
+              "replaced with\nL = torch.linalg.eigvalsh(A, UPLO='U' if upper else 'L')\nand\nL, V = "
+              "torch.symeig(A, eigenvectors=True)\nshould be replaced with\nL, V = torch.linalg.eigh(A, UPLO='U' "
+              "if upper else 'L')",
+    "eig": "torch.eig is deprecated in favor of torch.linalg.eig and will be removed in a future PyTorch release.\n"
+           "torch.linalg.eig returns complex tensors of dtype cfloat or cdouble rather than real tensors mimicking "
+           "complex tensors.\nL, _ = torch.eig(A)\nshould be replaced with\nL_complex = torch.linalg.eigvals(A)\n"
+           "and\nL, V = torch.eig(A, eigenvectors=True)\nshould be replaced with\nL_complex, V_complex = "
+           "torch.linalg.eig(A)",
+    "lstsq": "torch.lstsq is deprecated in favor of torch.linalg.lstsq and will be removed in a future PyTorch "
+             "release.\ntorch.linalg.lstsq has reversed arguments and does not return the QR decomposition in the "
+             "returned tuple (although it returns other information about the problem).\nTo get the QR "
+             "decomposition consider using torch.linalg.qr.\nThe returned solution in torch.lstsq stores the "
+             "residuals of the solution in the last m - n columns in the case m > n. In torch.linalg.lstsq, the "
+             "residuals are in the field 'residuals' of the returned named tuple.\nThe unpacking of the solution, "
+             "as in\nX, _ = torch.lstsq(B, A).solution[:A.size(1)]\nshould be replaced with\nX = "
+             "torch.linalg.lstsq(A, B).solution",
+    "matrix_rank": "torch.matrix_rank is deprecated in favor of torch.linalg.matrix_rank and will be removed in a "
+                   "future PyTorch release. The parameter 'symmetric' was renamed in torch.linalg.matrix_rank to "
+                   "'hermitian'.",
+}
+
+
+def _deprecated(name: str) -> None:
+    from .._settings import warn_once
+
+    warn_once("linalg." + name, _DEPRECATED[name], stacklevel=5)  # the user's call (through impl, dispatcher)
+
+
+@register("solve")
+def solve(input: Any, A: Any, *, out: Any = None) -> Any:
+    """torch.solve(B, A) (deprecated in 1.12) -> (solution X of A X = B, LU): LU is A's packed LU factorization
+    (torch.lu(A)'s first output); batch dims broadcast."""
+    _deprecated("solve")
+    X = linalg_solve(A, input)
+    batch = tuple(_shape(X)[:-2])
+    LU = linalg_lu_factor(A)[0]
+    if tuple(_shape(LU)[:-2]) != batch:
+        LU = mint.broadcast_to(LU, batch + tuple(_shape(LU)[-2:]))
+    return solve_t(X, LU)
+
+
+@register("symeig")
+def symeig(input: Any, eigenvectors: bool = False, upper: bool = True, *, out: Any = None) -> Any:
+    """torch.symeig (deprecated in 1.12) -> (eigenvalues ascending, eigenvectors or an empty (0,) tensor), from
+    the upper triangle by default (linalg.eigh's default is the lower)."""
+    _deprecated("symeig")
+    uplo = "U" if upper else "L"
+    if eigenvectors:
+        w, v = linalg_eigh(input, uplo)
+        return symeig_t(w, v)
+    return symeig_t(linalg_eigvalsh(input, uplo), mint.zeros((0,), dtype=input.dtype))
+
+
+def _eig_pairs(w: np.ndarray, v: Any) -> tuple:
+    """LAPACK geev's real layout: eigenvalues (n, 2) = (real, imag); for a complex pair (j, j+1) the columns j and
+    j+1 of the eigenvectors hold the real and imaginary parts of the first one's vector."""
+    pairs = np.stack([w.real, w.imag], -1)
+    if v is None:
+        return pairs, None
+    vr = np.array(v.real, copy=True)
+    j, n = 0, w.shape[0]
+    while j < n:
+        if w[j].imag != 0 and j + 1 < n:
+            vr[:, j] = v[:, j].real
+            vr[:, j + 1] = v[:, j].imag
+            j += 2
+        else:
+            j += 1
+    return pairs, vr
+
+
+@register("eig")
+def eig(input: Any, eigenvectors: bool = False, *, out: Any = None) -> Any:
+    """torch.eig (deprecated in 1.12) of a real square matrix (n, n) -> (eigenvalues (n, 2) as (real, imag),
+    eigenvectors (n, n) in LAPACK's real layout or an empty (0,) tensor); host numpy, no autograd."""
+    _deprecated("eig")
+    if input.ndim != 2:
+        raise RuntimeError(f"input should be 2 dimensional (got {input.ndim}-D)")
+    _square(input, "eig")
+    a = _float_np(input, "eig")
+    if np.iscomplexobj(a):
+        raise NotImplementedError("torch.eig of a complex matrix is not supported by mindtorch; use "
+                                  "torch.linalg.eig")
+    if eigenvectors:
+        w, v = np.linalg.eig(a)
+        pairs, vr = _eig_pairs(w, v)
+        return eig_t(_out(pairs.astype(a.dtype), input), _out(vr.astype(a.dtype), input))
+    pairs, _ = _eig_pairs(np.linalg.eigvals(a), None)
+    return eig_t(_out(pairs.astype(a.dtype), input), mint.zeros((0,), dtype=input.dtype))
+
+
+@register("lstsq")
+def lstsq(input: Any, A: Any, *, out: Any = None) -> Any:
+    """torch.lstsq(B, A) (deprecated in 1.12): LAPACK gels on A (m, n) full rank, B (m, k) or (m,) ->
+    (solution (max(m, n), k): rows :n the least-squares (m >= n) or minimum-norm (m < n) solution, rows n: the
+    residual terms; QR (m, n): gels' factorization of A). Host LAPACK (scipy), no autograd."""
+    from scipy.linalg import lapack
+
+    _deprecated("lstsq")
+    if A.ndim != 2 or input.ndim not in (1, 2):
+        raise RuntimeError(f"torch.lstsq: A should have 2 dimensions and B 1 or 2, but got A: {A.ndim}-D, "
+                           f"B: {input.ndim}-D")
+    a = _float_np(A, "lstsq")
+    b = _float_np(input, "lstsq")
+    b = b[:, None] if b.ndim == 1 else b
+    m, n = a.shape
+    if b.shape[0] != m:
+        raise RuntimeError(f"torch.lstsq: A and B must have the same number of rows, got {m} and {b.shape[0]}")
+    rhs = np.zeros((max(m, n), b.shape[1]), dtype=a.dtype)
+    rhs[:m] = b
+    gels, = lapack.get_lapack_funcs(("gels",), (a, rhs))
+    qr, x, info = gels(a, rhs)
+    if info > 0:
+        raise RuntimeError(f"torch.lstsq: The {info}-th diagonal element of the triangular factor of A is zero")
+    return lstsq_t(_out(x.astype(a.dtype), input), _out(qr.astype(a.dtype), A))
+
+
+@register("matrix_rank", method=False)
+def matrix_rank(input: Any, tol: Optional[float] = None, symmetric: bool = False, *, out: Any = None) -> Any:
+    """torch.matrix_rank (deprecated in 1.12): linalg.matrix_rank(input, tol, hermitian=symmetric)."""
+    _deprecated("matrix_rank")
+    return linalg_matrix_rank(input, tol, symmetric)
+
+
+@register("frobenius_norm", method=False)
+def frobenius_norm(input: Any, dim: Any = None, keepdim: bool = False, *, out: Any = None) -> Any:
+    """sqrt(sum |x|^2) over `dim` (1 or 2 dims; all elements without dim, 1.12's no-dim overload);
+    differentiable."""
+    if isinstance(dim, int):
+        dim = (dim,)
+    if dim is not None and len(dim) > 2:
+        raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dim)} dimensions instead.")
+    return _vector_norm(input, 2, dim or None, keepdim, None)
+
+
+@register("nuclear_norm", method=False)
+def nuclear_norm(input: Any, dim: Any = None, keepdim: bool = False, *, out: Any = None) -> Any:
+    """Sum of the singular values over the matrix dims `dim` (the last two by default; a 2-D input without dim);
+    `torch.nuclear_norm(x, keepdim)` (bool second argument) is the no-dim overload."""
+    if isinstance(dim, bool):
+        dim, keepdim = None, dim
+    if dim is None:
+        if input.ndim != 2:
+            raise RuntimeError(f"Expected a tensor with 2 dimensions, but got a tensor with {input.ndim} dimensions "
+                               "instead.")
+        dim = (0, 1)
+    return linalg_matrix_norm(input, "nuc", tuple(dim), keepdim)
+
+
+# ------------------------------------------------------------------------------- Householder (LAPACK)
+# torch.geqrf / orgqr (= linalg.householder_product) / ormqr: LAPACK's compact QR form. Host LAPACK through scipy
+# (MindSpore's dependency), batched over leading dims; no autograd (backward raises, naming the op).
+geqrf_t = RT._make("geqrf", ("a", "tau"))
+
+
+def _lapack(name: str, *arrays: np.ndarray) -> Any:
+    from scipy.linalg import lapack
+
+    return lapack.get_lapack_funcs((name,), arrays)[0]
+
+
+def _batched(fn: Any, *arrays: np.ndarray) -> Any:
+    """fn on each matrix of the broadcast batch of `arrays`: the first (..., r, c), the second (if any) a vector
+    per matrix (..., k) (tau) -> (batch shape, stacked outputs or None for an empty batch)."""
+    nds = [1 if i == 1 and len(arrays) > 1 else 2 for i in range(len(arrays))]
+    batch = np.broadcast_shapes(*(a.shape[:a.ndim - k] for a, k in zip(arrays, nds)))
+    flat = [np.broadcast_to(a, batch + a.shape[a.ndim - k:]).reshape((-1,) + a.shape[a.ndim - k:])
+            for a, k in zip(arrays, nds)]
+    outs = [fn(*parts) for parts in zip(*flat)] if flat[0].shape[0] else []
+    if not outs:
+        return batch, None
+    if isinstance(outs[0], tuple):
+        return batch, tuple(np.stack(o).reshape(batch + o[0].shape) for o in zip(*outs))
+    return batch, np.stack(outs).reshape(batch + outs[0].shape)
+
+
+@register("geqrf")
+def geqrf(input: Any, *, out: Any = None) -> Any:
+    """(a, tau): LAPACK geqrf's compact QR of input (..., m, n): R on and above the diagonal of a, the
+    Householder vectors below it, tau (..., min(m, n)) their scalar factors."""
+    a = _float_np(input, "geqrf")
+    if a.ndim < 2:
+        raise RuntimeError("geqrf: The input tensor A must have at least 2 dimensions.")
+
+    def one(m: np.ndarray) -> tuple:
+        qr, tau, _, info = _lapack("geqrf", m)(m)
+        return qr, tau
+
+    batch, res = _batched(one, a)
+    if res is None:
+        k = min(a.shape[-2:])
+        res = (np.zeros(a.shape, a.dtype), np.zeros(batch + (k,), a.dtype))
+    no = _no_vjp("torch.geqrf")
+    return geqrf_t(_host_op(lambda x: _out(res[0].astype(a.dtype), x), no, input),
+                   _host_op(lambda x: _out(res[1].astype(a.dtype), x), no, input))
+
+
+@register("orgqr")
+def orgqr(input: Any, tau: Any, *, out: Any = None) -> Any:
+    """The first n columns of Q = H_1 ... H_k from Householder vectors input (..., m, n) and tau (..., k), k <= n
+    (LAPACK orgqr/ungqr; torch.linalg.householder_product)."""
+    a, t = _float_np(input, "orgqr"), _float_np(tau, "orgqr")
+    m, n = a.shape[-2:]
+    if m < n:
+        raise RuntimeError("torch.linalg.householder_product: input.shape[-2] must be greater than or equal to "
+                           "input.shape[-1]")
+    if t.shape[-1] > n:
+        raise RuntimeError("torch.linalg.householder_product: input.shape[-1] must be greater than or equal to "
+                           "tau.shape[-1]")
+    name = "ungqr" if np.iscomplexobj(a) else "orgqr"
+
+    def one(v: np.ndarray, tv: np.ndarray) -> np.ndarray:
+        return _lapack(name, v, tv)(v, tv)[0]
+
+    _, q = _batched(one, a, t.astype(a.dtype))
+    q = np.zeros(a.shape, a.dtype) if q is None else q
+    return _host_op(lambda x, y: _out(q.astype(a.dtype), x), _no_vjp("torch.linalg.householder_product"), input,
+                    tau)
+
+
+@register("linalg_householder_product", method=False, function=False, namespaces=("linalg",))
+def linalg_householder_product(A: Any, tau: Any, *, out: Any = None) -> Any:
+    """torch.linalg.householder_product(A, tau): torch.orgqr."""
+    return orgqr(A, tau)
+
+
+@register("ormqr")
+def ormqr(input: Any, tau: Any, other: Any, left: bool = True, transpose: bool = False, *, out: Any = None) -> Any:
+    """Q @ other (left) or other @ Q, Q (or Q^H with transpose) the implicit product of the Householder
+    reflectors of (input, tau) as geqrf gives them (LAPACK ormqr/unmqr)."""
+    a, t, c = _float_np(input, "ormqr"), _float_np(tau, "ormqr"), _float_np(other, "ormqr")
+    cplx = np.iscomplexobj(a)
+    name = "unmqr" if cplx else "ormqr"
+    trans = ("C" if cplx else "T") if transpose else "N"
+    side = "L" if left else "R"
+
+    def one(v: np.ndarray, tv: np.ndarray, cm: np.ndarray) -> np.ndarray:
+        f = _lapack(name, v, tv, cm)
+        lwork = max(1, cm.shape[1] if left else cm.shape[0]) * 64
+        return f(side, trans, v, tv, np.array(cm, copy=True), lwork)[0]
+
+    nb = np.broadcast_shapes(a.shape[:-2], t.shape[:-1], c.shape[:-2])
+    aa = np.broadcast_to(a, nb + a.shape[-2:]).reshape((-1,) + a.shape[-2:])
+    tt = np.broadcast_to(t, nb + t.shape[-1:]).reshape((-1,) + t.shape[-1:]).astype(a.dtype)
+    cc = np.broadcast_to(c, nb + c.shape[-2:]).reshape((-1,) + c.shape[-2:]).astype(a.dtype)
+    res = np.stack([one(*p) for p in zip(aa, tt, cc)]).reshape(nb + c.shape[-2:]) if aa.shape[0] else \
+        np.zeros(nb + c.shape[-2:], a.dtype)
+    return _host_op(lambda x, y, z: _out(res, x), _no_vjp("torch.ormqr"), input, tau, other)
+
+
+# ----------------------------------------------------------------------------------- low-rank SVD / PCA
+@register("svd_lowrank", method=False)
+def svd_lowrank(A: Any, q: Optional[int] = 6, niter: int = 2, M: Any = None) -> Any:
+    """(U (*, m, q), S (*, q), V (*, n, q)): a rank-q SVD of A - M. torch approximates it with a randomized
+    subspace iteration (`niter` steps); mindtorch computes the exact truncated SVD (host LAPACK), which is what
+    that iteration converges to (singular vectors up to sign). No autograd."""
+    a = _float_np(A, "svd_lowrank")
+    if M is not None:
+        a = a - np.broadcast_to(_float_np(M, "svd_lowrank"), a.shape)
+    m, n = a.shape[-2:]
+    q = 6 if q is None else q
+    if not (isinstance(q, int) and 0 <= q <= min(m, n)):
+        raise ValueError(f"q(={q}) must be non-negative integer and not greater than min(m, n)={min(m, n)}")
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    V = np.conj(np.swapaxes(vh, -1, -2))
+    no = _no_vjp("torch.svd_lowrank")
+    return (_host_op(lambda x: _out(u[..., :q], x), no, A), _host_op(lambda x: _out(s[..., :q], x), no, A),
+            _host_op(lambda x: _out(V[..., :q], x), no, A))
+
+
+@register("pca_lowrank", method=False)
+def pca_lowrank(A: Any, q: Optional[int] = None, center: bool = True, niter: int = 2) -> Any:
+    """(U, S, V) of the principal components of the rows of A (*, m, n): svd_lowrank of A minus its column means
+    (center=True), q = min(6, m, n) by default."""
+    m, n = _shape(A)[-2:]
+    if q is None:
+        q = min(6, m, n)
+    elif not (isinstance(q, int) and 0 <= q <= min(m, n)):
+        raise ValueError(f"q(={q}) must be non-negative integer and not greater than min(m, n)={min(m, n)}")
+    if niter < 0:
+        raise ValueError(f"niter(={niter}) must be non-negative integer")
+    if not center:
+        return svd_lowrank(A, q, niter)
+    return svd_lowrank(A, q, niter, mint.mean(A, -2, True))

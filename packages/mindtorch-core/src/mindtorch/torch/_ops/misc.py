@@ -8,6 +8,7 @@ with numpy (integer/count outputs: no autograd needed; kthvalue values carry no 
 """
 from __future__ import annotations
 
+import builtins
 import itertools
 from typing import Any, Optional
 
@@ -71,6 +72,8 @@ def msort(input: Any) -> Any:
 @register("topk")
 def topk(input: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
     """(values, indices) of the k largest (or smallest) along dim."""
+    if input.dtype == D.bool:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     n = len(_shape(input))
     d = wrap_dim(dim, n) if n else 0
     size = _shape(input)[d] if n else 1
@@ -87,6 +90,8 @@ def topk(input: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool =
 @register("kthvalue")
 def kthvalue(input: Any, k: int, dim: int = -1, keepdim: bool = False) -> Any:
     """(values, indices) of the k-th smallest element along dim."""
+    if input.dtype == D.bool:
+        raise NotImplementedError("\"kthvalue_cpu\" not implemented for 'Bool'")
     n = len(_shape(input))
     d = wrap_dim(dim, n) if n else 0
     size = _shape(input)[d] if n else 1
@@ -109,7 +114,8 @@ def unique(input: Any, sorted: bool = True, return_inverse: bool = False, return
     """Unique elements (always sorted, as torch's CPU kernel), optional inverse indices and counts."""
     arr = _np(input)
     if dim is None:
-        vals, inv, cnt = np.unique(arr, return_inverse=True, return_counts=True)
+        # equal_nan=False: torch keeps every NaN as its own value (NaN != NaN), numpy merges them by default
+        vals, inv, cnt = np.unique(arr, return_inverse=True, return_counts=True, equal_nan=False)
         inv = inv.reshape(arr.shape)
     else:
         d = wrap_dim(dim, arr.ndim)
@@ -161,7 +167,7 @@ def bincount(input: Any, weights: Any = None, minlength: int = 0) -> Any:
     a = input.asnumpy()
     if a.size and a.min() < 0:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
-    if weights is None:
+    if weights is None or a.size == 0:  # torch: an empty input gives int64 zeros even with weights
         return _MsTensor(np.bincount(a, minlength=minlength).astype(np.int64))
     res = np.bincount(a, weights=_np(weights).astype(np.float64), minlength=minlength)
     # torch: float weights keep float32? -> torch returns double for non-float weights, weights' dtype otherwise
@@ -224,6 +230,8 @@ def corrcoef(input: Any) -> Any:
 @register("diff")
 def diff(input: Any, n: int = 1, dim: int = -1, prepend: Any = None, append: Any = None) -> Any:
     """n-th forward difference along dim (bool: xor)."""
+    if not _shape(input):
+        raise RuntimeError("diff expects input to be at least one-dimensional")
     d = wrap_dim(dim, len(_shape(input)))
     x = input
     if prepend is not None or append is not None:
@@ -239,6 +247,47 @@ def diff(input: Any, n: int = 1, dim: int = -1, prepend: Any = None, append: Any
 
 
 # ----------------------------------------------------------------------------------------- products
+_MM = ops.MatMul()
+_BMM = ops.BatchMatMul()
+
+
+def matmul_kernel(a: Any, b: Any) -> Any:
+    """torch.matmul's shape rules (1-D promotion, broadcast batch dims) on MindSpore's MatMul/BatchMatMul.
+
+    Why not `mint.matmul`: measured on MindSpore 2.10, the backward of its MatMulExt/BatchMatMulExt nodes records
+    no history under create_graph=True, so every second-order term through a product of two tensors that require
+    grad was silently lost (`grad(grad((x @ x.T).sum(), x, create_graph=True)[0].sum(), x)`, a WGAN-GP penalty
+    through attention); MatMul/BatchMatMul record it. Other dtypes and mismatched shapes (for mint's errors) keep
+    mint.matmul. a, b: (*, n, k) @ (*, k, m) -> broadcast(*) + (n, m), 1-D operands as torch promotes them.
+    """
+    sa, sb = _shape(a), _shape(b)
+    if (a.dtype != b.dtype or a.dtype not in (D.float32, D.float64) or not sa or not sb
+            or sa[-1] != (sb[0] if len(sb) == 1 else sb[-2])):
+        return mint.matmul(a, b)
+    if len(sa) == 1 and len(sb) == 1:  # a dot product: Mul saves a and b themselves (in-place checks see them)
+        return mint.sum(mint.mul(a, b))
+    a2 = ops.reshape(a, (1,) + sa) if len(sa) == 1 else a
+    b2 = ops.reshape(b, sb + (1,)) if len(sb) == 1 else b
+    s2a, s2b = _shape(a2), _shape(b2)
+    if len(s2b) == 2:  # (*, n, k) @ (k, m): one 2-D product over the folded batch
+        out = _MM(ops.reshape(a2, (-1, s2a[-1])) if len(s2a) > 2 else a2, b2)
+        out = ops.reshape(out, s2a[:-1] + (s2b[-1],)) if len(s2a) > 2 else out
+    else:
+        try:
+            batch = tuple(np.broadcast_shapes(s2a[:-2], s2b[:-2]))
+        except ValueError:
+            return mint.matmul(a, b)
+        n = int(np.prod(batch))
+        a3 = ops.reshape(ops.broadcast_to(a2, batch + s2a[-2:]), (n,) + s2a[-2:])
+        b3 = ops.reshape(ops.broadcast_to(b2, batch + s2b[-2:]), (n,) + s2b[-2:])
+        out = ops.reshape(_BMM(a3, b3), batch + (s2a[-2], s2b[-1]))
+    if len(sa) == 1:
+        out = ops.squeeze(out, -2)
+    if len(sb) == 1:
+        out = ops.squeeze(out, -1)
+    return out
+
+
 def _check_same_dtype(a: Any, b: Any, op: str) -> None:
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected scalar type {D.scalar_name(a.dtype)} but found {D.scalar_name(b.dtype)}")
@@ -251,7 +300,7 @@ def matmul(input: Any, other: Any, *, out: Any = None) -> Any:
     if not _shape(input) or not _shape(other):
         raise RuntimeError("both arguments to matmul need to be at least 1D, but they are "
                            f"{len(_shape(input))}D and {len(_shape(other))}D")
-    return mint.matmul(input, other)
+    return matmul_kernel(input, other)
 
 
 @register("mm")
@@ -265,7 +314,7 @@ def mm(input: Any, mat2: Any, *, out: Any = None) -> Any:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape(input)[0]}x{_shape(input)[1]} and "
                            f"{_shape(mat2)[0]}x{_shape(mat2)[1]})")
     _check_same_dtype(input, mat2, "mm")
-    return mint.matmul(input, mat2)
+    return matmul_kernel(input, mat2)
 
 
 @register("bmm")
@@ -277,7 +326,7 @@ def bmm(input: Any, mat2: Any, *, out: Any = None) -> Any:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{_shape(input)[0]}, "
                            f"{_shape(input)[2]}] but got: [{_shape(mat2)[0]}, {_shape(mat2)[1]}].")
     _check_same_dtype(input, mat2, "bmm")
-    return mint.bmm(input, mat2) if input.dtype in (D.float32, D.float16) else mint.matmul(input, mat2)
+    return matmul_kernel(input, mat2) if input.dtype != D.float16 else mint.bmm(input, mat2)
 
 
 @register("mv")
@@ -287,7 +336,7 @@ def mv(input: Any, vec: Any, *, out: Any = None) -> Any:
     if _shape(input)[1] != _shape(vec)[0]:
         raise RuntimeError(f"size mismatch, got input ({_shape(input)[0]}), mat ({_shape(input)[0]}x"
                            f"{_shape(input)[1]}), vec ({_shape(vec)[0]})")
-    return mint.matmul(input, vec)
+    return matmul_kernel(input, vec)
 
 
 @register("dot")
@@ -313,8 +362,7 @@ def vdot(input: Any, other: Any, *, out: Any = None) -> Any:
 def inner(input: Any, other: Any, *, out: Any = None) -> Any:
     if not _shape(input) or not _shape(other):
         return mint.mul(input, other)
-    return mint.matmul(input, mint.transpose(other, -1, -2)) if len(_shape(other)) > 1 else mint.matmul(input,
-                                                                                                         other)
+    return matmul_kernel(input, mint.transpose(other, -1, -2) if len(_shape(other)) > 1 else other)
 
 
 @register("outer", aliases=("ger",))
@@ -436,7 +484,7 @@ def tensordot(a: Any, b: Any, dims: Any = 2, out: Any = None) -> Any:
     k = int(np.prod([_shape(a)[i] for i in da])) if da else 1
     at = mint.reshape(mint.permute(a, tuple(fa + da)) if na else a, (-1, k))
     bt = mint.reshape(mint.permute(b, tuple(db + fb)) if nb else b, (k, -1))
-    res = mint.matmul(at, bt)
+    res = matmul_kernel(at, bt)
     return mint.reshape(res, tuple(_shape(a)[i] for i in fa) + tuple(_shape(b)[i] for i in fb))
 
 
@@ -658,10 +706,15 @@ def is_tensor(obj: Any) -> bool:
     return isinstance(obj, _MsTensor)
 
 
+_STORAGE_PROBE = ms.Tensor([0.0])  # a tensor whose untyped storage's class is_storage recognises
+
+
 @register("is_storage", method=False)
 def is_storage(obj: Any) -> bool:
-    """mindtorch has no separate storage objects."""
-    return False
+    """A typed storage (torch.FloatStorage(...)) or a tensor's untyped storage (`t.untyped_storage()`)."""
+    from ..storage import TypedStorage
+
+    return isinstance(obj, (TypedStorage, type(ms.Tensor.untyped_storage(_STORAGE_PROBE))))
 
 
 @register("numel", method=False)
@@ -918,3 +971,199 @@ def renorm(input: Any, p: float, dim: int, maxnorm: float) -> Any:
     factor = mint.where(mint.gt(norms, maxnorm), mint.div(maxnorm, mint.add(norms, scalar_arg(1e-7, norms))),
                         ops.ones_like(norms))
     return mint.mul(input, factor)
+
+
+# ------------------------------------------------------------------------------------- 1.12 API gaps
+histogramdd_t = RT._make("histogramdd", ("hist", "bin_edges"))
+
+
+@register("fill", method=False)
+def fill(input: Any, value: Any) -> Any:
+    """A new tensor shaped and typed like `input`, every element `value` (a number or a 0-d tensor)."""
+    if isinstance(value, ms.Tensor):
+        if value.ndim:
+            raise RuntimeError(f"fill only supports 0-dimension value tensor but got tensor with {value.ndim} "
+                               "dimensions.")
+        value = value.asnumpy().item()
+    return ops.fill(input.dtype, tuple(input.shape), value) if input.dtype != ms.bool_ else ops.full(
+        tuple(input.shape), bool(value), dtype=ms.bool_)
+
+
+def _slice_along(x: Any, dim: int, start: int, stop: Any) -> Any:
+    idx = [slice(None)] * x.ndim
+    idx[dim] = slice(start, stop)
+    return x[tuple(idx)]
+
+
+def _gradient_dim(f: Any, dim: int, h: Any, edge_order: int) -> Any:
+    """numpy.gradient's second-order central differences along `dim` (uniform step h: a number; or coordinates h:
+    a 1-D tensor), first/second-order one-sided differences at the edges."""
+    n = f.shape[dim]
+    if n < edge_order + 1:
+        raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+    s = lambda a, b: _slice_along(f, dim, a, b)  # noqa: E731
+    shape = [1] * f.ndim
+    shape[dim] = -1
+    if not isinstance(h, ms.Tensor):
+        h = float(h)
+        interior = ops.div(ops.sub(s(2, None), s(0, -2)), 2.0 * h)
+        if edge_order == 1:
+            first = ops.div(ops.sub(s(1, 2), s(0, 1)), h)
+            last = ops.div(ops.sub(s(n - 1, n), s(n - 2, n - 1)), h)
+        else:
+            first = ops.div(ops.add(ops.add(ops.mul(s(0, 1), -1.5), ops.mul(s(1, 2), 2.0)), ops.mul(s(2, 3), -0.5)), h)
+            last = ops.div(ops.add(ops.add(ops.mul(s(n - 3, n - 2), 0.5), ops.mul(s(n - 2, n - 1), -2.0)),
+                                   ops.mul(s(n - 1, n), 1.5)), h)
+        return ops.cat((first, interior, last), dim)
+    x = ops.cast(h, f.dtype)
+    dx = ops.sub(x[1:], x[:-1])
+    dx1, dx2 = ops.reshape(dx[:-1], tuple(shape)), ops.reshape(dx[1:], tuple(shape))
+    a = ops.div(ops.neg(dx2), ops.mul(dx1, ops.add(dx1, dx2)))
+    b = ops.div(ops.sub(dx2, dx1), ops.mul(dx1, dx2))
+    c = ops.div(dx1, ops.mul(dx2, ops.add(dx1, dx2)))
+    interior = ops.add(ops.add(ops.mul(a, s(0, -2)), ops.mul(b, s(1, -1))), ops.mul(c, s(2, None)))
+    d = [float(v) for v in dx.asnumpy()]
+    if edge_order == 1:
+        first = ops.div(ops.sub(s(1, 2), s(0, 1)), d[0])
+        last = ops.div(ops.sub(s(n - 1, n), s(n - 2, n - 1)), d[-1])
+    else:
+        d1, d2 = d[0], d[1]
+        a0, b0, c0 = -(2. * d1 + d2) / (d1 * (d1 + d2)), (d1 + d2) / (d1 * d2), -d1 / (d2 * (d1 + d2))
+        first = ops.add(ops.add(ops.mul(s(0, 1), a0), ops.mul(s(1, 2), b0)), ops.mul(s(2, 3), c0))
+        d1, d2 = d[-2], d[-1]
+        a1, b1, c1 = d2 / (d1 * (d1 + d2)), -(d2 + d1) / (d1 * d2), (2. * d2 + d1) / (d2 * (d1 + d2))
+        last = ops.add(ops.add(ops.mul(s(n - 3, n - 2), a1), ops.mul(s(n - 2, n - 1), b1)), ops.mul(s(n - 1, n), c1))
+    return ops.cat((first, interior, last), dim)
+
+
+@register("gradient", method=False)
+def gradient(input: Any, *, spacing: Any = 1, dim: Any = None, edge_order: int = 1) -> Any:
+    """Tuple of the derivative estimates of `input` along each of `dim` (all dims by default), as numpy.gradient:
+    spacing a number (one step for every dim), a list of numbers (one per dim) or a list of 1-D coordinate
+    tensors. Integer input gives floating results. Differentiable."""
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    dims = list(range(input.ndim)) if dim is None else ([dim] if isinstance(dim, int) else list(dim))
+    dims = [wrap_dim(d, input.ndim) for d in dims]
+    if isinstance(spacing, (list, tuple)):
+        if len(spacing) != len(dims):
+            raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
+                               f"arguments to have the same length, but got a spacing argument of length "
+                               f"{len(spacing)} and a dim argument of length {len(dims)}.")
+        steps = list(spacing)
+    else:
+        steps = [spacing] * len(dims)
+    f = input if input.dtype in D.all_float_type or input.dtype in D.all_complex_type else ops.cast(
+        input, D.get_default_dtype())
+    return tuple(_gradient_dim(f, d, h.asnumpy().item() if isinstance(h, ms.Tensor) and h.ndim == 0 else h,
+                               edge_order) for d, h in zip(dims, steps))
+
+
+@register("histogramdd", method=False)
+def histogramdd(input: Any, bins: Any = 10, range: Any = None, weight: Any = None, density: bool = False,
+                out: Any = None) -> Any:
+    """Histogram of the points input (..., D) in D dims -> (hist (b_1, ..., b_D), bin_edges: D 1-D tensors);
+    bins an int, D ints or D edge tensors (host numpy, no autograd)."""
+    x = input.asnumpy()
+    d = x.shape[-1]
+    pts = x.reshape(-1, d).astype(np.float64)
+    if isinstance(bins, ms.Tensor):
+        bins = bins.asnumpy().tolist()
+    if isinstance(bins, (list, tuple)) and bins and isinstance(bins[0], ms.Tensor):
+        bins = [b.asnumpy().astype(np.float64) for b in bins]
+    rng = None
+    if range is not None:
+        rng = [(float(range[2 * i]), float(range[2 * i + 1])) for i in builtins.range(d)]
+    w = weight.asnumpy().reshape(-1).astype(np.float64) if weight is not None else None
+    hist, edges = np.histogramdd(pts, bins=bins, range=rng, weights=w, density=density)
+    dt = input.dtype
+    from .creation import np_to_ms
+
+    return histogramdd_t(np_to_ms(hist, dt), tuple(np_to_ms(e, dt) for e in edges))
+
+
+
+
+@register("get_device", method=False)
+def get_device(input: Any) -> int:
+    """-1 for a CPU tensor (torch's answer); the device index on an accelerator target."""
+    return input.get_device()
+
+
+@register("is_inference")
+def is_inference(input: Any) -> bool:
+    """Whether `input` was created in inference mode. mindtorch's inference_mode is no_grad (its tensors are
+    ordinary tensors that may be used in autograd later), so no tensor is an inference tensor: False."""
+    return False
+
+
+@register("is_distributed")
+def is_distributed(input: Any) -> bool:
+    """torch 1.12's legacy query: always False for a dense tensor."""
+    return False
+
+
+@register("conj_physical", inplace=True)
+def conj_physical(input: Any) -> Any:
+    """The conjugate, materialised (a copy for real input: torch returns the input itself there)."""
+    if input.dtype in D.all_complex_type:
+        return ops.conj(input)
+    return input
+
+
+@register("narrow_copy")
+def narrow_copy(input: Any, dim: int, start: int, length: int) -> Any:
+    """narrow(...) as a new tensor with its own storage."""
+    from ._registry import kernel as _k
+
+    return ops.add(_k("narrow")(input, dim, start, length), 0) if input.dtype != ms.bool_ else ops.logical_and(
+        _k("narrow")(input, dim, start, length), True)
+
+
+# Tensor-only queries of torch 1.12 for dense tensors
+@register("dense_dim", function=False)
+def dense_dim(input: Any) -> int:
+    """Number of dense dims: every dim of a dense (strided) tensor."""
+    return input.ndim
+
+
+@register("sparse_dim", function=False)
+def sparse_dim(input: Any) -> int:
+    """Number of sparse dims: 0 for a dense tensor."""
+    return 0
+
+
+@register("is_set_to", function=False)
+def is_set_to(input: Any, tensor: Any) -> bool:
+    """True when both tensors view the same storage with the same offset, sizes and strides."""
+    if input is tensor:
+        return True
+    same = (tuple(input.shape) == tuple(tensor.shape) and input.dtype == tensor.dtype
+            and tuple(input.stride()) == tuple(tensor.stride()) and input.storage_offset() == tensor.storage_offset())
+    return same and ms.Tensor.untyped_storage(input).data_ptr() == ms.Tensor.untyped_storage(tensor).data_ptr()
+
+
+@register("storage_type", function=False)
+def storage_type(input: Any) -> type:
+    """The legacy storage class of the tensor's dtype (torch.FloatStorage for float32, ...)."""
+    from ..storage import legacy_class
+
+    return legacy_class(input.dtype)
+
+
+@register("as_subclass", function=False)
+def as_subclass(input: Any, cls: type) -> Any:
+    """The same data (shared, with the autograd history) viewed as an instance of the Tensor subclass `cls`."""
+    from .._tensor import Tensor
+
+    if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+        raise TypeError(f"as_subclass: expected a subclass of torch.Tensor, got {cls!r}")
+    out = ms.ops.reshape(input, tuple(input.shape))  # a view: shares storage and the graph
+    out.__class__ = cls
+    return out
+
+
+@register("detach_", method=False)
+def detach_(input: Any) -> Any:
+    """torch.detach_(x): x.detach_()."""
+    return input.detach_()

@@ -18,14 +18,14 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 import mindspore as ms
 import numpy as np
-from mindspore import ops
+from mindspore import mint, ops
 
 from .. import _dtype as D
 from .. import _ms
 from ..autograd.function import Function
 from . import _autotune
 from ._args import scalar_arg as _sc  # _sc(v, x): Python number v as x's scalar operand, exact for float64
-from ._registry import _DISPATCHERS, inplace_source, kernel, register, write_back
+from ._registry import _DISPATCHERS, expose, inplace_source, kernel, register, write_back
 
 _MsTensor = ms.Tensor
 _NS = ("nn.functional",)
@@ -248,6 +248,29 @@ def _conv2d_im2col(x: Any, w: Any, stride: Tuple[int, int], padding: Tuple[int, 
     return ops.reshape(out, (n, o, ho, wo))
 
 
+def _conv2d_im2col_banded(x: Any, w: Any, stride: Tuple[int, int], padding: Tuple[int, int],
+                          dilation: Tuple[int, int], groups: int) -> Any:
+    """im2col + MatMul over bands of output rows, each band's column buffer within _IM2COL_MAX_ELEMENTS, so a large
+    image (a detection FPN at 800 px) keeps the im2col path's speed without one huge buffer. Each band reads the
+    input rows its outputs need (a narrow view); the bands are concatenated along H. One band: the plain path."""
+    (sh, _), (ph, pw), (dh, _) = stride, padding, dilation
+    n, c, h, wd = _shape(x)
+    o, cg, kh, kw = _shape(w)
+    ho = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+    wo = (wd + 2 * pw - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    rows = max(1, _IM2COL_MAX_ELEMENTS // max(1, n * c * kh * kw * wo))
+    if rows >= ho or (kh == kw == 1 and stride == (1, 1)):  # fits, or a 1x1 convolution (no column buffer)
+        return _conv2d_im2col(x, w, stride, padding, dilation, groups)
+    if ph or pw:
+        x = ops.pad(x, (pw, pw, ph, ph))
+    bands = []
+    for r0 in range(0, ho, rows):
+        r1 = min(ho, r0 + rows)
+        top, bottom = r0 * sh, (r1 - 1) * sh + dh * (kh - 1) + 1
+        bands.append(_conv2d_im2col(ops.narrow(x, 2, top, bottom - top), w, stride, (0, 0), dilation, groups))
+    return ops.cat(bands, 2)
+
+
 _IM2COL_INDEX: dict = {}
 
 
@@ -324,16 +347,14 @@ def _conv2d_cpu(x: Any, w: Any, stride: Tuple[int, int], padding: Tuple[int, int
                 groups: int) -> Any:
     """On CPU, the faster of the native kernel and im2col + MatMul, measured per signature (`_autotune`)."""
     xs, ws = _shape(x), _shape(w)
-    (n, c, h, wd), (kh, kw) = xs, ws[2:]
     if x.dtype == ms.float64:  # MindSpore's native CPU Conv2D has no float64 kernel: im2col is the only candidate
-        return _conv2d_im2col(x, w, stride, padding, dilation, groups)
+        return _conv2d_im2col_banded(x, w, stride, padding, dilation, groups)
     native = ("native", lambda: _conv2d_native_node(x, w, stride, padding, dilation, groups))
-    cols = n * c * kh * kw * (h + 2 * padding[0]) * (wd + 2 * padding[1]) // max(1, stride[0] * stride[1])
-    if cols > _IM2COL_MAX_ELEMENTS or x.dtype not in (ms.float32, ms.float16):
+    if x.dtype not in (ms.float32, ms.float16):
         return native[1]()
     sig = (xs, ws, stride, padding, dilation, groups, x.dtype)
     return _autotune.run("conv2d", sig, (
-        ("im2col", lambda: _conv2d_im2col(x, w, stride, padding, dilation, groups)), native))
+        ("im2col", lambda: _conv2d_im2col_banded(x, w, stride, padding, dilation, groups)), native))
 
 
 @register("conv1d", method=False, namespaces=_NS)
@@ -466,8 +487,11 @@ def _tiled_pool(x: Any, k: Sequence[int], n: int, kind: str) -> Any:
         # first in row-major order (torch's), not shared among ties as a plain max-reduction's gradient is (ReLU
         # outputs tie at 0). Reducing in place of a transpose to (..., k1*k2) skips a copy: 2x faster forward +
         # backward on LeNet's first pool.
+        # mint.max (MaxDim), not ops.max (ArgMaxWithValue): the latter saves its values output for backward, so
+        # the common `MaxPool2d -> ReLU(inplace=True)` (the STN tutorial's localization net) failed backward with
+        # "modified by an inplace operation"; torch's max-pool backward keeps only the indices.
         for ax in reversed(axes):
-            y = ops.max(y, ax)[0]
+            y = mint.max(y, ax)[0]
         return y
     return ops.sum(y, axes) if kind == "sum" else ops.mean(y, axes)
 
@@ -504,7 +528,7 @@ def _max_poolnd(input: Any, kernel_size: Any, stride: Any, padding: Any, dilatio
         windows.append(_spatial_slice(xp, [i * di for i, di in zip(idx, d)], s, outs))
         offsets.append(idx)
     stacked = ops.stack(windows, 2)  # (N, C, K, *outs)
-    values, arg = ops.max(stacked, 2)
+    values, arg = mint.max(stacked, 2)  # see _tiled_pool: an in-place op may follow
     if not return_indices:
         return ops.squeeze(values, 0) if unbatched else values
     # flat index in the unpadded input plane: sum over dims of (out_pos*s + k_idx*d - p) * stride_of_dim
@@ -653,7 +677,7 @@ def _adaptive_poolnd(input: Any, output_size: Any, n: int, kind: str, return_ind
             shp = list(_shape(x))
             shp[dim:dim + 1] = [outs[j], kk]
             y = _reshape(x, shp)
-            x = ops.mean(y, dim + 1) if kind == "avg" else ops.max(y, dim + 1)[0]
+            x = ops.mean(y, dim + 1) if kind == "avg" else mint.max(y, dim + 1)[0]
             continue
         parts = []
         for a, b in bounds:
@@ -673,7 +697,7 @@ def _adaptive_max_with_indices(x: Any, sizes: Sequence[int], outs: Sequence[int]
         sl = tuple(slice(*_adaptive_bounds(sizes[j], outs[j])[pos[j]]) for j in range(n))
         members = plane[sl].reshape(-1)
         seg = ops.gather(flatx, _MsTensor(members), 2)
-        v, a = ops.max(seg, 2)
+        v, a = mint.max(seg, 2)
         vals.append(v)
         idxs.append(ops.gather(_MsTensor(members), a, 0))
     v = _reshape(ops.stack(vals, 2), (*lead, *outs))
@@ -1381,7 +1405,12 @@ def embedding(input: Any, weight: Any, padding_idx: Optional[int] = None, max_no
             f"{D.torch_name(input.dtype)} instead (while checking arguments for embedding)")
     if max_norm is not None:
         _embedding_renorm(weight, input, max_norm, norm_type)
-    out = ops.gather(weight, input, 0)
+    try:
+        out = ops.gather(weight, input, 0)
+    except RuntimeError as e:  # the Gather kernel's bounds check: torch raises IndexError for an unknown word id
+        if "input_indices" in str(e) and "range" in str(e):
+            raise IndexError("index out of range in self") from None
+        raise
     if padding_idx is not None:
         # no gradient flows into weight[padding_idx]
         mask = ops.expand_dims(ops.equal(input, padding_idx), -1)
@@ -1526,7 +1555,13 @@ def cross_entropy(input: Any, target: Any, weight: Any = None, size_average: Any
             and _plain_class_targets(input, target, ignore_index)):
         # fused SparseSoftmaxCrossEntropyWithLogits (issue 8): 1 kernel + 1 grad kernel instead of ~15; the same
         # mean of -log_softmax(x)[t] as torch (checked against torch in tests/test_train_fast_paths.py).
-        return _SPARSE_CE(input, target)
+        loss = _SPARSE_CE(input, target)
+        if input._requires_grad and _ms.is_recording():
+            # its backward cannot be differentiated on MindSpore: create_graph rebuilds it from (input, target)
+            from ..autograd import remember_for_double_backward
+
+            remember_for_double_backward(loss, input, target)
+        return loss
     cdim = 0 if input.ndim == 1 else 1
     logp = log_softmax_impl(input, cdim)
     c = _shape(input)[cdim]
@@ -1601,7 +1636,8 @@ def binary_cross_entropy(input: Any, target: Any, weight: Any = None, size_avera
     return _reduce(loss, reduction)
 
 
-@register("binary_cross_entropy_with_logits", method=False, namespaces=_NS)
+# torch.binary_cross_entropy_with_logits is aten_binary_cross_entropy_with_logits (ATen's signature)
+@register("binary_cross_entropy_with_logits", function=False, method=False, namespaces=_NS)
 def binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None, size_average: Any = None,
                                      reduce: Any = None, reduction: str = "mean", pos_weight: Any = None) -> Any:
     """Sigmoid + BCE fused stably; pos_weight weights the positive term (broadcast over the class dim)."""
@@ -1688,7 +1724,8 @@ def kl_div(input: Any, target: Any, size_average: Any = None, reduce: Any = None
     return _reduce(loss, reduction)
 
 
-@register("poisson_nll_loss", method=False, namespaces=_NS)
+# torch.poisson_nll_loss is aten_poisson_nll_loss (ATen's signature)
+@register("poisson_nll_loss", function=False, method=False, namespaces=_NS)
 def poisson_nll_loss(input: Any, target: Any, log_input: bool = True, full: bool = False, size_average: Any = None,
                      eps: float = 1e-8, reduce: Any = None, reduction: str = "mean") -> Any:
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -1726,7 +1763,8 @@ def gaussian_nll_loss(input: Any, target: Any, var: Any, full: bool = False, eps
     return _reduce(loss, reduction)
 
 
-@register("margin_ranking_loss", method=False, namespaces=_NS)
+# torch.margin_ranking_loss is aten_margin_ranking_loss (ATen's signature)
+@register("margin_ranking_loss", function=False, method=False, namespaces=_NS)
 def margin_ranking_loss(input1: Any, input2: Any, target: Any, margin: float = 0.0, size_average: Any = None,
                         reduce: Any = None, reduction: str = "mean") -> Any:
     """max(0, -y (x1 - x2) + margin)."""
@@ -1736,7 +1774,8 @@ def margin_ranking_loss(input1: Any, input2: Any, target: Any, margin: float = 0
     return _reduce(loss, reduction)
 
 
-@register("hinge_embedding_loss", method=False, namespaces=_NS)
+# torch.hinge_embedding_loss is aten_hinge_embedding_loss (ATen's signature)
+@register("hinge_embedding_loss", function=False, method=False, namespaces=_NS)
 def hinge_embedding_loss(input: Any, target: Any, margin: float = 1.0, size_average: Any = None, reduce: Any = None,
                          reduction: str = "mean") -> Any:
     """x where y == 1, max(0, margin - x) where y == -1."""
@@ -1769,7 +1808,8 @@ def multilabel_soft_margin_loss(input: Any, target: Any, weight: Any = None, siz
     return _reduce(loss, reduction)
 
 
-@register("cosine_embedding_loss", method=False, namespaces=_NS)
+# torch.cosine_embedding_loss is aten_cosine_embedding_loss (ATen's signature)
+@register("cosine_embedding_loss", function=False, method=False, namespaces=_NS)
 def cosine_embedding_loss(input1: Any, input2: Any, target: Any, margin: float = 0.0, size_average: Any = None,
                           reduce: Any = None, reduction: str = "mean") -> Any:
     """1 - cos(x1, x2) where y == 1, max(0, cos(x1, x2) - margin) where y == -1."""
@@ -1805,7 +1845,8 @@ def cosine_similarity(x1: Any, x2: Any, dim: int = 1, eps: float = 1e-8) -> Any:
     return ops.div(ops.sum(ops.mul(x1, x2), dim), ops.mul(n1, n2))
 
 
-@register("triplet_margin_loss", method=False, namespaces=_NS)
+# torch.triplet_margin_loss is aten_triplet_margin_loss (ATen's signature)
+@register("triplet_margin_loss", function=False, method=False, namespaces=_NS)
 def triplet_margin_loss(anchor: Any, positive: Any, negative: Any, margin: float = 1.0, p: float = 2, eps: float = 1e-6,
                         swap: bool = False, size_average: Any = None, reduce: Any = None,
                         reduction: str = "mean") -> Any:
@@ -2527,7 +2568,8 @@ def grid_sample(input: Any, grid: Any, mode: str = "bilinear", padding_mode: str
     return out
 
 
-@register("ctc_loss", method=False, namespaces=_NS)
+# torch.ctc_loss is aten_ctc_loss (ATen's signature)
+@register("ctc_loss", function=False, method=False, namespaces=_NS)
 def ctc_loss(log_probs: Any, targets: Any, input_lengths: Any, target_lengths: Any, blank: int = 0,
              reduction: str = "mean", zero_infinity: bool = False) -> Any:
     """CTC loss: log_probs (T, N, C) [or (T, C)], targets (N, S) padded or 1-D concatenated; 'mean' divides each
@@ -2563,3 +2605,431 @@ def ctc_loss(log_probs: Any, targets: Any, input_lengths: Any, target_lengths: A
     if reduction == "mean":
         return ops.mean(ops.div(loss, _MsTensor(np.maximum(tl, 1).astype(D.to_numpy_dtype(loss.dtype)))))
     raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+# ---------------------------------------------------------------------------- torch-level (aten) forms
+# torch 1.12 exposes the ATen ops behind nn.functional at top level, with ATen's signatures (weight first in
+# torch.embedding, integer enums for reduction/mode, cudnn flags, tuple outputs of the native_* ops). Code calls
+# them directly (old model code, exported graphs, torch.nn.utils). They are table entries `aten_<name>` exposed as
+# torch.<name> where F.<name> has the other signature; same-signature ones are plain entries.
+_REDUCTIONS = ("none", "mean", "sum")  # at::Reduction::Reduction
+
+
+def _reduction(r: Any) -> str:
+    """ATen's integer reduction -> F's string. The schemas' default is Mean, but torch's Python argument parser
+    reads `at::Reduction::Mean` with atol, i.e. 0: called from Python without it, the torch.* losses do not
+    reduce (1.12 as 2.x); the aten_* entries below default to 0 for that reason."""
+    if isinstance(r, str):
+        return r
+    return _REDUCTIONS[int(r)]
+
+
+@register("aten_batch_norm", function=False, method=False)
+def aten_batch_norm(input: Any, weight: Any, bias: Any, running_mean: Any, running_var: Any, training: bool,
+                    momentum: float, eps: float, cudnn_enabled: bool = True) -> Any:
+    """torch.batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled)."""
+    return batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+
+@register("aten_instance_norm", function=False, method=False)
+def aten_instance_norm(input: Any, weight: Any, bias: Any, running_mean: Any, running_var: Any,
+                       use_input_stats: bool, momentum: float, eps: float, cudnn_enabled: bool = True) -> Any:
+    """torch.instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn)."""
+    return instance_norm(input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps)
+
+
+@register("aten_embedding", function=False, method=False)
+def aten_embedding(weight: Any, indices: Any, padding_idx: int = -1, scale_grad_by_freq: bool = False,
+                   sparse: bool = False) -> Any:
+    """torch.embedding(weight, indices, padding_idx=-1, ...): weight first; padding_idx -1 means none (F.embedding
+    turns a negative padding_idx into a row number before calling it)."""
+    return embedding(indices, weight, padding_idx if padding_idx >= 0 else None, None, 2.0, scale_grad_by_freq,
+                     sparse)
+
+
+@register("aten_embedding_bag", function=False, method=False)
+def aten_embedding_bag(weight: Any, indices: Any, offsets: Any, scale_grad_by_freq: bool = False, mode: int = 0,
+                       sparse: bool = False, per_sample_weights: Any = None, include_last_offset: bool = False,
+                       padding_idx: Optional[int] = None) -> Any:
+    """torch.embedding_bag(weight, indices (M,), offsets (B,), ..., mode 0/1/2 = sum/mean/max) ->
+    (output (B, D), offset2bag, bag_size (B,), max_indices), the auxiliary outputs as torch's CPU kernel gives
+    them: offset2bag (M,) (empty for sum), bag_size (sum: zeros), max_indices ((B, D) for max, bag_size for mean,
+    zeros for sum). 2-D indices are flattened into bags of equal size, as F.embedding_bag does."""
+    if mode not in (0, 1, 2):
+        raise RuntimeError(f"embedding_bag: unknown mode {mode}")
+    idx = _MsTensor.asnumpy(indices).astype(np.int64)
+    if idx.ndim == 2:
+        n = idx.shape[1]
+        offsets = _MsTensor(np.arange(0, idx.size, n, dtype=np.int64))
+        idx = idx.reshape(-1)
+        indices = _MsTensor(idx)
+    out = embedding_bag(indices, weight, offsets, None, 2, scale_grad_by_freq, ("sum", "mean", "max")[mode],
+                        sparse, per_sample_weights, include_last_offset, padding_idx)
+    off = _MsTensor.asnumpy(offsets).astype(np.int64)
+    nbags = len(off) - 1 if include_last_offset else len(off)
+    ends = np.append(off[1:], idx.size)[:nbags] if not include_last_offset else off[1:]
+    offset2bag = np.repeat(np.arange(nbags), np.maximum(ends - off[:nbags], 0)).astype(np.int64)
+    keep = idx != padding_idx if padding_idx is not None else np.ones(idx.shape, bool)
+    bag_size = np.bincount(offset2bag[keep[:offset2bag.size]], minlength=nbags).astype(np.int64)
+    if mode == 0:
+        z = np.zeros((nbags,), np.int64)
+        return out, _MsTensor(np.zeros((0,), np.int64)), _MsTensor(z), _MsTensor(z.copy())
+    if mode == 1:
+        return out, _MsTensor(offset2bag), _MsTensor(bag_size), _MsTensor(bag_size.copy())
+    w = _MsTensor.asnumpy(_no_grad(weight))
+    max_idx = np.zeros((nbags, w.shape[1]), np.int64)
+    for b in range(nbags):
+        members = idx[off[b]:ends[b]]
+        members = members[members != padding_idx] if padding_idx is not None else members
+        if members.size:
+            max_idx[b] = members[np.argmax(w[members], axis=0)]  # first maximum, as torch
+    return out, _MsTensor(offset2bag), _MsTensor(bag_size), _MsTensor(max_idx)
+
+
+@register("aten_kl_div", function=False, method=False)
+def aten_kl_div(input: Any, target: Any, reduction: int = 0, *, log_target: bool = False) -> Any:
+    """torch.kl_div(input, target, reduction, *, log_target): the integer reduction of ATen (0 none, 1 mean,
+    2 sum); no 'batchmean' and no warning at this level (those are F.kl_div's). The schema's default is Mean, but
+    torch's Python argument parser reads that default as 0 (atol("at::Reduction::Mean")): called from Python
+    without it, torch.kl_div does not reduce. Measured on real torch; the same for every `int reduction=Mean` op."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _DISPATCHERS["kl_div"](input, target, reduction=_reduction(reduction), log_target=log_target)
+
+
+@register("constant_pad_nd", method=False)
+def constant_pad_nd(input: Any, pad: Sequence[int], value: float = 0) -> Any:
+    """Pad the last len(pad)/2 dims with `value` (negative pads crop), as F.pad(mode='constant')."""
+    return _DISPATCHERS["pad"](input, list(pad), "constant", value)
+
+
+def _inplace_dropout(fn: Any) -> Any:
+    def impl(input: Any, p: float, train: bool) -> Any:
+        return write_back(input, fn(inplace_source(input), p, train))
+    impl.__doc__ = f"In-place {fn.__name__}(input, p, train) (torch's top-level in-place form)."
+    return impl
+
+
+def feature_dropout(input: Any, p: float, train: bool) -> Any:
+    """ATen's feature dropout: zero whole (N, C) planes of input (N, C, *) with probability p and scale the rest
+    by 1/(1-p); ATen takes the first two dims as N and C whatever the rank (F.dropout2d handles unbatched)."""
+    _check_p(p)
+    if input.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    if not train or p == 0.0:
+        return ops.identity(input)
+    shp = _shape(input)
+    if p == 1.0:
+        return ops.mul(input, _scalar(0.0, input))
+    keep = _keep_mask(tuple(shp[:2]) + (1,) * (len(shp) - 2), p, input.dtype)
+    return ops.mul(input, ops.mul(keep, _sc(1.0 / (1.0 - p), input)))
+
+
+register("feature_dropout", method=False)(feature_dropout)
+register("dropout_", method=False)(_inplace_dropout(lambda x, p, t: dropout(x, p, t)))
+register("alpha_dropout_", method=False)(_inplace_dropout(lambda x, p, t: alpha_dropout(x, p, t)))
+register("feature_dropout_", method=False)(_inplace_dropout(feature_dropout))
+register("feature_alpha_dropout_", method=False)(
+    _inplace_dropout(lambda x, p, t: feature_alpha_dropout(x, p, t)))
+
+
+@register("native_dropout", method=False)
+def native_dropout(input: Any, p: float, train: Optional[bool]) -> Any:
+    """(output, mask): mask is the bool keep mask (all True when not training), output = input * mask / (1-p)."""
+    if train is not None and not train:  # None counts as training (ATen)
+        return ops.identity(input), ops.ones(_shape(input), ms.bool_)
+    _check_p(p)
+    keep = _keep_mask(_shape(input), p, ms.bool_) if p < 1.0 else ops.zeros(_shape(input), ms.bool_)
+    scale = 0.0 if p == 1.0 else 1.0 / (1.0 - p)
+    return ops.mul(ops.mul(input, ops.cast(keep, input.dtype)), _sc(scale, input)), keep
+
+
+@register("native_layer_norm", method=False)
+def native_layer_norm(input: Any, normalized_shape: Sequence[int], weight: Any, bias: Any, eps: float) -> Any:
+    """(out, mean, rstd): mean and 1/sqrt(var + eps) over the normalised dims, shaped input.shape[:-k] + (1,)*k."""
+    out = layer_norm(input, normalized_shape, weight, bias, eps)
+    k = len(normalized_shape)
+    axes = tuple(range(input.ndim - k, input.ndim))
+    xs = _no_grad(input)
+    mean = ops.mean(xs, axes, keep_dims=True)
+    var = ops.mean(ops.square(ops.sub(xs, mean)), axes, keep_dims=True)
+    return out, mean, ops.rsqrt(ops.add(var, _sc(eps, var)))
+
+
+@register("native_batch_norm", method=False)
+def native_batch_norm(input: Any, weight: Any, bias: Any, running_mean: Any, running_var: Any, training: bool,
+                      momentum: float, eps: float) -> Any:
+    """(out, save_mean, save_invstd): the batch mean and 1/sqrt(biased var + eps) per channel when training
+    (running buffers updated as batch_norm), empty (0,) tensors in evaluation (torch's CPU kernel)."""
+    out = batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+    if not training:
+        empty = ops.zeros((0,), input.dtype)
+        return out, empty, ops.zeros((0,), input.dtype)
+    axes = (0,) + tuple(range(2, input.ndim))
+    xs = _no_grad(input)
+    mean = ops.mean(xs, axes, keep_dims=True)
+    var = ops.mean(ops.square(ops.sub(xs, mean)), axes)
+    return out, _reshape(mean, (-1,)), ops.rsqrt(ops.add(var, _sc(eps, var)))
+
+
+@register("native_group_norm", method=False)
+def native_group_norm(input: Any, weight: Any, bias: Any, N: int, C: int, HxW: int, group: int, eps: float) -> Any:
+    """(out, mean (N, group), rstd (N, group)) of group_norm."""
+    out = group_norm(input, group, weight, bias, eps)
+    x = _reshape(_no_grad(input), (N, group, -1))
+    mean = ops.mean(x, 2, keep_dims=True)
+    var = ops.mean(ops.square(ops.sub(x, mean)), 2)
+    return out, _reshape(mean, (N, group)), ops.rsqrt(ops.add(var, _sc(eps, var)))
+
+
+@register("convolution", method=False)
+def convolution(input: Any, weight: Any, bias: Any, stride: Sequence[int], padding: Sequence[int],
+                dilation: Sequence[int], transposed: bool, output_padding: Sequence[int], groups: int) -> Any:
+    """The generic ATen convolution: conv{1,2,3}d or conv_transpose{1,2,3}d by weight rank and `transposed`."""
+    n = weight.ndim - 2
+    if n not in (1, 2, 3):
+        raise RuntimeError(f"convolution: expected a 3-D, 4-D or 5-D weight, got {weight.ndim}-D")
+    if transposed:
+        return _conv_transposend(input, weight, bias, stride, padding, output_padding, groups, dilation, n)
+    return _DISPATCHERS[f"conv{n}d"](input, weight, bias, stride, padding, dilation, groups)
+
+
+@register("conv_tbc", method=False, namespaces=_NS)
+def conv_tbc(input: Any, weight: Any, bias: Any, pad: int = 0) -> Any:
+    """Time-batch-channel convolution: input (T, B, C_in), weight (k, C_in, C_out), bias (C_out,) ->
+    (T + 2*pad - k + 1, B, C_out)."""
+    x = ops.transpose(input, (1, 2, 0))  # (B, C_in, T)
+    w = ops.transpose(weight, (2, 1, 0))  # (C_out, C_in, k)
+    return ops.transpose(_DISPATCHERS["conv1d"](x, w, bias, 1, pad), (2, 0, 1))
+
+
+@register("grid_sampler", method=False)
+def grid_sampler(input: Any, grid: Any, interpolation_mode: int, padding_mode: int, align_corners: bool) -> Any:
+    """ATen's grid_sampler with integer enums (0/1/2 = bilinear/nearest/bicubic, zeros/border/reflection)."""
+    mode = ("bilinear", "nearest", "bicubic")[int(interpolation_mode)]
+    pad = ("zeros", "border", "reflection")[int(padding_mode)]
+    return grid_sample(input, grid, mode, pad, align_corners)
+
+
+def _rnn_cell(mode: str, input: Any, hx: Any, cx: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Any) -> Any:
+    from ..nn.modules.rnn import _cell_step, _linear
+
+    return _cell_step(mode, _linear(input, w_ih, b_ih), hx, cx, w_hh, b_hh, None)
+
+
+@register("lstm_cell", method=False)
+def lstm_cell(input: Any, hx: Sequence[Any], w_ih: Any, w_hh: Any, b_ih: Any = None, b_hh: Any = None) -> Any:
+    """One LSTM step: input (B, I), hx = [h (B, H), c (B, H)], w_ih (4H, I), w_hh (4H, H) -> (h', c')."""
+    if len(hx) != 2:
+        raise RuntimeError("lstm_cell: expected hx to contain 2 tensors (h, c)")
+    return _rnn_cell("LSTM", input, hx[0], hx[1], w_ih, w_hh, b_ih, b_hh)
+
+
+@register("gru_cell", method=False)
+def gru_cell(input: Any, hx: Any, w_ih: Any, w_hh: Any, b_ih: Any = None, b_hh: Any = None) -> Any:
+    """One GRU step: input (B, I), hx (B, H), w_ih (3H, I), w_hh (3H, H) -> h'."""
+    return _rnn_cell("GRU", input, hx, None, w_ih, w_hh, b_ih, b_hh)[0]
+
+
+@register("rnn_tanh_cell", method=False)
+def rnn_tanh_cell(input: Any, hx: Any, w_ih: Any, w_hh: Any, b_ih: Any = None, b_hh: Any = None) -> Any:
+    """tanh(input W_ih^T + b_ih + hx W_hh^T + b_hh)."""
+    return _rnn_cell("RNN_TANH", input, hx, None, w_ih, w_hh, b_ih, b_hh)[0]
+
+
+@register("rnn_relu_cell", method=False)
+def rnn_relu_cell(input: Any, hx: Any, w_ih: Any, w_hh: Any, b_ih: Any = None, b_hh: Any = None) -> Any:
+    """relu(input W_ih^T + b_ih + hx W_hh^T + b_hh)."""
+    return _rnn_cell("RNN_RELU", input, hx, None, w_ih, w_hh, b_ih, b_hh)[0]
+
+
+@register("aten_binary_cross_entropy_with_logits", function=False, method=False)
+def aten_binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None, pos_weight: Any = None,
+                                          reduction: int = 0) -> Any:
+    """torch.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction): ATen's order."""
+    return _DISPATCHERS["binary_cross_entropy_with_logits"](input, target, weight, reduction=_reduction(reduction),
+                                                            pos_weight=pos_weight)
+
+
+@register("aten_margin_ranking_loss", function=False, method=False)
+def aten_margin_ranking_loss(input1: Any, input2: Any, target: Any, margin: float = 0.0, reduction: int = 0) -> Any:
+    return _DISPATCHERS["margin_ranking_loss"](input1, input2, target, margin, reduction=_reduction(reduction))
+
+
+@register("aten_hinge_embedding_loss", function=False, method=False)
+def aten_hinge_embedding_loss(input: Any, target: Any, margin: float = 1.0, reduction: int = 0) -> Any:
+    return _DISPATCHERS["hinge_embedding_loss"](input, target, margin, reduction=_reduction(reduction))
+
+
+@register("aten_cosine_embedding_loss", function=False, method=False)
+def aten_cosine_embedding_loss(input1: Any, input2: Any, target: Any, margin: float = 0.0,
+                               reduction: int = 0) -> Any:
+    return _DISPATCHERS["cosine_embedding_loss"](input1, input2, target, margin, reduction=_reduction(reduction))
+
+
+@register("aten_triplet_margin_loss", function=False, method=False)
+def aten_triplet_margin_loss(anchor: Any, positive: Any, negative: Any, margin: float = 1.0, p: float = 2.0,
+                             eps: float = 1e-6, swap: bool = False, reduction: int = 0) -> Any:
+    return _DISPATCHERS["triplet_margin_loss"](anchor, positive, negative, margin, p, eps, swap,
+                                               reduction=_reduction(reduction))
+
+
+@register("aten_poisson_nll_loss", function=False, method=False)
+def aten_poisson_nll_loss(input: Any, target: Any, log_input: bool, full: bool, eps: float, reduction: int) -> Any:
+    """torch.poisson_nll_loss(input, target, log_input, full, eps, reduction): every argument required (ATen)."""
+    return _DISPATCHERS["poisson_nll_loss"](input, target, log_input, full, eps=eps, reduction=_reduction(reduction))
+
+
+@register("aten_ctc_loss", function=False, method=False)
+def aten_ctc_loss(log_probs: Any, targets: Any, input_lengths: Any, target_lengths: Any, blank: int = 0,
+                  reduction: int = 0, zero_infinity: bool = False) -> Any:
+    return _DISPATCHERS["ctc_loss"](log_probs, targets, input_lengths, target_lengths, blank, _reduction(reduction),
+                                    zero_infinity)
+
+
+# torch.<name> for the entries whose F.<name> has another signature
+expose("torch", {n: "aten_" + n for n in (
+    "batch_norm", "instance_norm", "embedding", "embedding_bag", "kl_div", "binary_cross_entropy_with_logits",
+    "margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss", "triplet_margin_loss",
+    "poisson_nll_loss", "ctc_loss")})
+
+
+@register("affine_grid_generator", method=False)
+def affine_grid_generator(theta: Any, size: Sequence[int], align_corners: bool) -> Any:
+    """ATen's affine_grid: F.affine_grid with align_corners required."""
+    return affine_grid(theta, size, align_corners)
+
+
+@register("norm_except_dim", method=False)
+def norm_except_dim(v: Any, pow: float = 2, dim: int = 0) -> Any:  # noqa: A002 - torch's name
+    """The p-norm of v over every dim but `dim`, shaped (1, .., v.size(dim), .., 1) (weight_norm's g); dim -1:
+    the norm of all of v, a 0-d tensor."""
+    if dim == -1:
+        return _pnorm(_reshape(v, (-1,)), pow, 0)
+    dim = dim % v.ndim
+    axes = tuple(a for a in range(v.ndim) if a != dim)
+    return _pnorm(v, pow, axes, keepdim=True) if axes else ops.abs(v)
+
+
+@register("embedding_renorm_", method=False)
+def embedding_renorm_(input: Any, indices: Any, max_norm: float, norm_type: float) -> Any:
+    """Rescale in place the rows of `input` (the weight) at `indices` whose norm_type-norm exceeds max_norm to norm
+    max_norm (torch's formula, scale max_norm / (norm + 1e-7)); returns input."""
+    _embedding_renorm(input, indices, max_norm, norm_type)
+    return input
+
+
+@register("segment_reduce", method=False)
+def segment_reduce(data: Any, reduce: str, *, lengths: Any = None, indices: Any = None, axis: int = 0,
+                   unsafe: bool = False, initial: Any = None) -> Any:
+    """torch 1.12 (beta): reduce ('sum', 'mean', 'max', 'min') consecutive segments of `data` along `axis` with the
+    given `lengths`; an empty segment gives `initial` (default: 0 for sum, nan for mean, -inf/inf for max/min).
+    Host computation, no autograd."""
+    if reduce not in ("sum", "mean", "max", "min"):
+        raise RuntimeError(f"segment_reduce: reduction {reduce} is not supported")
+    if lengths is None:
+        raise RuntimeError("segment_reduce: lengths is required (indices are not supported, as in torch 1.12)")
+    x = _MsTensor.asnumpy(data).astype(np.float64)
+    ln = _MsTensor.asnumpy(lengths).astype(np.int64)
+    axis = axis % x.ndim
+    if axis != ln.ndim - 1:
+        raise RuntimeError(f"segment_reduce(): Expected axis to be the last dimension of lengths but got {axis}.")
+    if ln.ndim != 1:
+        raise NotImplementedError("segment_reduce: batched (multi-dimensional) lengths are not supported by "
+                                  "mindtorch; reduce each batch element separately")
+    if not unsafe and (np.any(ln < 0) or ln.sum() != x.shape[axis]):
+        raise RuntimeError("segment_reduce(): Expected all lengths to be non-negative and to sum to data.size(axis)")
+    xs = np.moveaxis(x, axis, 0)
+    empty = {"sum": 0.0, "mean": np.nan, "max": -np.inf, "min": np.inf}[reduce] if initial is None else initial
+    outs, start = [], 0
+    fn = {"sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min}[reduce]
+    for n in ln:
+        seg = xs[start:start + n]
+        if n == 0:
+            outs.append(np.full(xs.shape[1:], float(empty)))
+        else:
+            r = fn(seg, axis=0)
+            if initial is not None:  # initial takes part in the reduction (mean: (initial + sum) / length)
+                r = {"sum": lambda a: a + initial, "mean": lambda a: a + initial / n,
+                     "max": lambda a: np.maximum(a, initial), "min": lambda a: np.minimum(a, initial)}[reduce](r)
+            outs.append(r)
+        start += n
+    res = np.moveaxis(np.stack(outs), 0, axis) if outs else np.zeros((0,) + xs.shape[1:])
+    from .creation import np_to_ms
+
+    return np_to_ms(res, data.dtype)
+
+
+@register("grid_sampler_2d", method=False)
+def grid_sampler_2d(input: Any, grid: Any, interpolation_mode: int, padding_mode: int, align_corners: bool) -> Any:
+    """grid_sampler on a 4-D input (N, C, H, W)."""
+    if input.ndim != 4:
+        raise RuntimeError(f"grid_sampler_2d(): expected 4D input, but got input with sizes {list(_shape(input))}")
+    return grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+# Whole-sequence RNNs of ATen (what nn.LSTM/GRU/RNN call through torch._VF): the input overload
+#   lstm(input, hx=[h0, c0], params, has_biases, num_layers, dropout, train, bidirectional, batch_first)
+#   gru / rnn_tanh / rnn_relu(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first)
+# params: per layer and direction w_ih, w_hh[, b_ih, b_hh][, w_hr (LSTM projections)], as nn.RNNBase._flat_weights.
+def _rnn_sequence(mode: str, input: Any, h0: Any, c0: Any, params: Sequence[Any], has_biases: bool,
+                  num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> tuple:
+    from ..nn.modules.rnn import _recurrence
+
+    if not isinstance(params, (list, tuple)):
+        raise NotImplementedError(f"torch.{mode.lower()}: the packed-sequence overload (data, batch_sizes, ...) is "
+                                  "not supported by mindtorch; pad the batch or use nn.{LSTM,GRU,RNN} with a "
+                                  "PackedSequence")
+    D = 2 if bidirectional else 1
+    per = len(params) // (num_layers * D)
+    if input.ndim != 3:  # ATen's; nn.LSTM/GRU/RNN add the unbatched form
+        raise IndexError(f"Dimension out of range: torch.{mode.lower()} expects a 3-D input (got {input.ndim}-D)")
+    x = ops.transpose(input, (1, 0, 2)) if batch_first else input
+    hs, cs = [], []
+    for layer in range(num_layers):
+        outs = []
+        for d in range(D):
+            w = list(params[(layer * D + d) * per:(layer * D + d + 1) * per])
+            w_ih, w_hh = w[0], w[1]
+            b_ih, b_hh = (w[2], w[3]) if has_biases else (None, None)
+            w_hr = w[-1] if per in (3, 5) else None
+            h, c = h0[layer * D + d], (c0[layer * D + d] if c0 is not None else None)
+            out, h, c = _recurrence(mode, x, h, c, w_ih, w_hh, b_ih, b_hh, w_hr, d == 1, None)
+            outs.append(out)
+            hs.append(h)
+            if c is not None:
+                cs.append(c)
+        x = outs[0] if D == 1 else ops.cat(outs, 2)
+        if dropout > 0 and train and layer < num_layers - 1:
+            x = _DISPATCHERS["dropout"](x, dropout, True)
+    h_n = ops.stack(hs, 0)
+    c_n = ops.stack(cs, 0) if cs else None
+    if batch_first:
+        x = ops.transpose(x, (1, 0, 2))
+    return (x, h_n, c_n) if c_n is not None else (x, h_n)
+
+
+
+@register("lstm", method=False)
+def lstm(input: Any, hx: Sequence[Any], params: Sequence[Any], has_biases: bool, num_layers: int, dropout: float,
+         train: bool, bidirectional: bool, batch_first: bool) -> Any:
+    """(output, h_n, c_n) of a multi-layer LSTM over input (T, B, I) ((B, T, I) batch_first), hx = [h0, c0]."""
+    if isinstance(hx, _MsTensor):
+        return _rnn_sequence("LSTM", input, None, None, hx, has_biases, num_layers, dropout, train, bidirectional,
+                             batch_first)  # packed overload: raises
+    return _rnn_sequence("LSTM", input, hx[0], hx[1], params, has_biases, num_layers, dropout, train, bidirectional,
+                         batch_first)
+
+
+def _make_rnn_fn(mode: str) -> Any:
+    def fn(input: Any, hx: Any, params: Sequence[Any], has_biases: bool, num_layers: int, dropout: float,
+           train: bool, bidirectional: bool, batch_first: bool) -> Any:
+        return _rnn_sequence(mode, input, hx, None, params, has_biases, num_layers, dropout, train, bidirectional,
+                             batch_first)
+    fn.__doc__ = f"(output, h_n) of a multi-layer {mode} over input (T, B, I) ((B, T, I) batch_first), hx h0."
+    return fn
+
+
+register("gru", method=False)(_make_rnn_fn("GRU"))
+register("rnn_tanh", method=False)(_make_rnn_fn("RNN_TANH"))
+register("rnn_relu", method=False)(_make_rnn_fn("RNN_RELU"))

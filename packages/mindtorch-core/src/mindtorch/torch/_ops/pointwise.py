@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import types
+import warnings
 from typing import Any, Callable, Optional, Tuple
 
 import mindspore as ms
@@ -16,8 +17,9 @@ import numpy as np
 from mindspore import mint, ops
 
 from .. import _dtype as D
+from .. import _ms
 from . import _registry
-from ._args import scalar_arg
+from ._args import check_scalar_fits, scalar_arg
 from ._registry import register
 
 _MsTensor = ms.Tensor
@@ -80,10 +82,23 @@ def promote(a: Any, b: Any, scalar_ok: bool = False) -> Tuple[Any, Any, Any]:
             return a, b, da
     elif scalar_ok and (tb is float or tb is int):
         da = getattr(a, "dtype", None)
-        if id(da) in _SCALAR_KERNEL_FLOATS or (tb is int and id(da) in _INTS):
+        if id(da) in _SCALAR_KERNEL_FLOATS or (tb is int and id(da) in _INTS and _fits_every_int(b, da)):
             return a, b, da
     d = result_dtype(a, b)
     return _as(a, d), _as(b, d), d
+
+
+# the values of each integer dtype (by dtype id)
+_INT_RANGE = {id(d): (int(np.iinfo(D.to_numpy_dtype(d)).min), int(np.iinfo(D.to_numpy_dtype(d)).max))
+              for d in D.all_int_type}
+
+
+def _fits_every_int(v: int, d: Any) -> bool:
+    """Whether int scalar `v` is representable in integer dtype `d` as it is: then the tensor-scalar kernel may take
+    it. Otherwise torch casts it to `d` with wraparound (`uint8_t.fmod(-1)` divides by 255), which the kernels do
+    not, so the scalar goes through promotion (a 0-d tensor of `d`)."""
+    lo, hi = _INT_RANGE[id(d)]
+    return lo <= v <= hi
 
 
 def _float_dtype(d: Any) -> Any:
@@ -137,8 +152,8 @@ def _binary(kernel: Callable, scalar_ok: bool = False) -> Callable:
 @register("add", inplace=True)
 def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     """input + alpha * other (broadcast), with torch's type promotion."""
-    if alpha != 1:
-        other = mul(other, alpha) if isinstance(other, _MsTensor) else other * alpha
+    if alpha != 1 or alpha is True:  # True == 1, but a bool alpha is refused for non-bool results
+        other = _alpha_scaled(input, other, alpha)
     ti, to = type(input), type(other)
     # fast paths (inlined: every Python call here is a measurable share of a small op): two tensors of one class
     # and dtype, or a float tensor and a float/int scalar (mint's tensor-scalar kernel keeps torch's dtype)
@@ -162,11 +177,26 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
 _ADD, _SUB = ops.add, ops.sub
 
 
+def _alpha_scaled(input: Any, other: Any, alpha: Any) -> Any:
+    """alpha * other in the op's result dtype, after torch's alpha_check (BinaryOps.h, 1.12 as 2.x): a bool alpha
+    only for a bool result, a float alpha not for integer results. (bool: `a + alpha * b` is a logical or.)"""
+    d = result_dtype(input, other)
+    if isinstance(alpha, (bool, np.bool_)) and d is not D.bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if id(d) not in _FLOATS and isinstance(alpha, (float, np.floating)):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    o = _as(other, d)
+    if d is D.bool:
+        return o if alpha else mint.logical_and(o, False)
+    return mint.mul(o, scalar_arg(alpha, o) if not isinstance(alpha, _MsTensor) else _as(alpha, d))
+
+
 @register("sub", inplace=True, aliases=("subtract",))
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     """input - alpha * other."""
-    if alpha != 1:
-        other = mul(other, alpha) if isinstance(other, _MsTensor) else other * alpha
+    if alpha != 1 or alpha is True:
+        _sub_check(input, other)
+        other = _alpha_scaled(input, other, alpha)
     ti = type(input)
     if ti is type(other) and ti in _TENSOR_TYPES:
         d = input.dtype
@@ -175,11 +205,25 @@ def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
                 return _SUB(input, other)
             except ValueError as e:
                 raise RuntimeError(str(e).splitlines()[0]) from None
+    _sub_check(input, other)
     a, b, d = promote(input, other, True)
-    if d is D.bool:
+    return _shape_error(mint.sub, a, b)
+
+
+def _is_bool_operand(x: Any) -> bool:
+    """A bool tensor or a Python/numpy bool (torch wraps a scalar operand into a 0-d tensor of its own dtype)."""
+    return x.dtype is D.bool if isinstance(x, _MsTensor) else isinstance(x, (bool, np.bool_))
+
+
+def _sub_check(input: Any, other: Any) -> None:
+    """torch's sub_check: subtraction refuses any bool operand (also `int_tensor - True`)."""
+    ba, bb = _is_bool_operand(input), _is_bool_operand(other)
+    if ba and bb:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                            "Use the `^` or `logical_xor()` operator instead.")
-    return _shape_error(mint.sub, a, b)
+    if ba or bb:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
 @register("rsub")
@@ -231,22 +275,59 @@ def true_divide(input: Any, other: Any) -> Any:
     return div(input, other)
 
 
-@register("floor_divide", inplace=True)
+# torch 1.12's floor_divide (and `//`, `//=`, which call it) ROUNDS TOWARD ZERO, despite its name, and warns once
+# per call site of the C++ TORCH_WARN_ONCE: one for floor_divide, one for floor_divide_out (floor_divide_ and out=)
+# (aten/src/ATen/native/BinaryOps.cpp, v1.12.1). torch 1.13 changed it to floor; we follow 1.12, the reference.
+FLOOR_DIVIDE_WARNING = (
+    "floor_divide is deprecated, and will be removed in a future version of pytorch. It currently rounds toward 0 "
+    "(like the 'trunc' function NOT 'floor'). This results in incorrect rounding for negative values.\n"
+    "To keep the current behavior, use torch.div(a, b, rounding_mode='trunc'), or for actual floor division, use "
+    "torch.div(a, b, rounding_mode='floor').")
+# which of the two call sites already warned (tests reset it)
+floor_divide_warned = {"floor_divide": False, "floor_divide_": False}
+
+
+def _warn_floor_divide(site: str) -> None:
+    if not floor_divide_warned[site]:
+        floor_divide_warned[site] = True
+        warnings.warn(FLOOR_DIVIDE_WARNING, UserWarning, stacklevel=4)
+
+
+@register("floor_divide")
 def floor_divide(input: Any, other: Any) -> Any:
-    """torch >= 1.13 floors (1.12 truncated with a deprecation warning); we follow the floor semantics of the
-    warning's recommendation, which is what 1.13+ and real torch 2.x compute."""
-    return div(input, other, rounding_mode="floor")
+    """torch 1.12's floor_divide: truncating division (`torch.div(..., rounding_mode='trunc')`), with its
+    once-per-process deprecation warning. (torch >= 1.13 floors; `div(rounding_mode='floor')` floors here too.)"""
+    _warn_floor_divide("floor_divide")
+    return div(input, other, rounding_mode="trunc")
 
 
-def _int_safe_mod(kernel: Callable) -> Callable:
+@register("floor_divide_", function=False, writes_self=True)
+def floor_divide_(input: Any, other: Any) -> Any:
+    """In-place floor_divide (1.12: truncating), warning once on its own (torch's floor_divide_out site)."""
+    _warn_floor_divide("floor_divide_")
+    return div(input, other, rounding_mode="trunc")
+
+
+def _int_safe_mod(name: str, kernel: Callable) -> Callable:
     def k(a: Any, b: Any) -> Any:
-        _check_int_divisor(b, a.dtype)
+        d = a.dtype
+        if d is D.bool:
+            raise not_implemented(f"{name}_cpu", d)
+        if id(d) in _REAL_FLOATS:
+            # a zero result has the dividend's sign in torch (fmod(-3., 1.5) = -0.0; remainder adds the divisor to
+            # non-zero results only); MindSpore 2.10's CPU kernels return +0.0. Not while a gradient is wanted: the
+            # sign-carrying branch (a * 0) would zero the gradient at those points, where torch's is 1.
+            r = kernel(a, b)
+            if a._requires_grad or getattr(b, "_requires_grad", False):
+                return r
+            return mint.where(mint.eq(r, 0), mint.mul(a, 0), r)
+        _check_int_divisor(b, d)
         return kernel(a, b)
     return k
 
 
-register("remainder", inplace=True)(_binary(_int_safe_mod(mint.remainder), True))
-register("fmod", inplace=True)(_binary(_int_safe_mod(mint.fmod), True))
+register("remainder", inplace=True)(_binary(_int_safe_mod("remainder", mint.remainder), True))
+register("fmod", inplace=True)(_binary(_int_safe_mod("fmod", mint.fmod), True))
 
 
 @register("pow", inplace=True)
@@ -257,13 +338,53 @@ def pow(input: Any, exponent: Any) -> Any:
         if isinstance(exponent, _MsTensor):
             raise not_implemented("pow", d)
         return a if exponent else mint.logical_or(a, mint.logical_not(a))  # b ** True = b, b ** False = True
-    if id(d) in _INTS and not isinstance(exponent, _MsTensor) and exponent < 0:
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if id(d) in _INTS:
+        if not isinstance(exponent, _MsTensor) and exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        return _shape_error(_int_pow, a, b)
     if not isinstance(b, _MsTensor) and d in D.all_float_type:
         # mint's PowTensorScalar has no second-order gradient on MindSpore 2.10 ("invalid 'exponent' type:
         # Float64" under create_graph); the legacy Pow kernel differentiates twice.
         return _shape_error(ops.pow, a, b)
     return _shape_error(mint.pow, a, b)
+
+
+def _int_pow(base: Any, exp: Any) -> Any:
+    """Integer power as torch computes it: exact, wrapping around on overflow like repeated multiplication
+    (MindSpore 2.10's integer Pow goes through floating point: 3 ** 40 gave INT64_MIN, uint8 250 ** 2 gave 0), and
+    for negative exponents (tensor exponents only) 1 ** -n = 1, (-1) ** -n = +-1, anything else 0. Square and
+    multiply over the exponent's bits: log2(max exponent) steps (one sync to read the largest exponent)."""
+    if not isinstance(exp, _MsTensor):
+        e = int(exp)
+        result = None
+        while e:
+            if e & 1:
+                result = base if result is None else mint.mul(result, base)
+            e >>= 1
+            if e:
+                base = mint.mul(base, base)
+        return ops.ones_like(base) if result is None else result
+    shape = np.broadcast_shapes(tuple(base.shape), tuple(exp.shape))
+    base, exp = mint.broadcast_to(base, shape), mint.broadcast_to(exp, shape)
+    two = _MsTensor(2, dtype=exp.dtype)
+    signed = base.dtype is not D.uint8
+    e = mint.clamp(exp, 0, None) if signed else exp
+    result = ops.ones_like(base)
+    top = int(mint.max(e).asnumpy()) if e.size else 0
+    sq = base
+    while top:
+        result = mint.where(mint.eq(mint.remainder(e, two), 1), mint.mul(result, sq), result)
+        top >>= 1
+        if top:
+            sq = mint.mul(sq, sq)
+            e = mint.floor_divide(e, two)
+    if signed:
+        one = ops.ones_like(result)
+        zero = ops.zeros_like(result)
+        minus_one = mint.where(mint.eq(mint.remainder(exp, two), 1), mint.neg(one), one)
+        at_neg = mint.where(mint.eq(base, one), one, mint.where(mint.eq(base, mint.neg(one)), minus_one, zero))
+        result = mint.where(mint.lt(exp, 0), at_neg, result)
+    return result
 
 
 @register("float_power", inplace=True)
@@ -334,6 +455,21 @@ def _square(x: Any) -> Any:
     return mint.mul(x, x)
 
 
+_TRUE = _MsTensor(True)
+
+
+def _zero_grad(kernel: Callable) -> Callable:
+    """`kernel` whose result stays connected to a grad-requiring input with a zero gradient, as torch's (MindSpore
+    2.10's tape leaves sign/ceil/round outputs unconnected: x.grad stayed None where torch gives zeros). The
+    `where` runs only while autograd records a float input that requires grad."""
+    def k(x: Any) -> Any:
+        r = kernel(x)
+        if getattr(x, "_requires_grad", False) and id(x.dtype) in _FLOATS and _ms.is_recording():
+            return mint.where(_TRUE, ops.stop_gradient(r), x)  # d/dx = 0 everywhere
+        return r
+    return k
+
+
 def _round_int_safe(kernel: Callable) -> Callable:
     def k(x: Any) -> Any:
         return x if id(x.dtype) not in _FLOATS else kernel(x)
@@ -356,8 +492,8 @@ def _abs(x: Any) -> Any:
 
 _unary("abs", _abs, floating=False, aliases=("absolute",), refuse=(D.bool,))
 _unary("neg", _neg, floating=False, aliases=("negative",))
-_unary("sign", _sign, floating=False)
-_unary("sgn", _sign, floating=False)
+_unary("sign", _zero_grad(_sign), floating=False)
+_unary("sgn", _zero_grad(_sign), floating=False)
 _unary("square", _square, floating=False)
 def _relu(x: Any) -> Any:
     if x.dtype is D.bool:
@@ -444,7 +580,9 @@ def _accurate_digamma(x: Any) -> Any:
     # unused branch finite, so its gradient is no 0 * inf
     f = mint.where(reflect, frac, c(0.25))
     psi = mint.where(reflect, mint.sub(psi, mint.div(c(math.pi), mint.tan(mint.mul(f, c(math.pi))))), psi)
-    psi = mint.where(pole, mint.where(mint.eq(x64, c(0.0)), c(-math.inf), c(math.nan)), psi)
+    # torch: psi(+0) = -inf, psi(-0) = +inf (copysign(inf, -x)), psi(-n) = nan
+    zero_pole = mint.where(_registry.kernel("signbit")(x64), c(math.inf), c(-math.inf))
+    psi = mint.where(pole, mint.where(mint.eq(x64, c(0.0)), zero_pole, c(math.nan)), psi)
     return _cast(psi, d) if d is not D.float64 else psi
 
 
@@ -453,7 +591,7 @@ _unary("log1p", _accurate_log1p, target="CPU")
 _unary("expm1", _accurate_expm1, target="CPU")
 _unary("tanh", _accurate_tanh, namespaces=("nn.functional",), target="CPU")
 _unary("sigmoid", mint.sigmoid, namespaces=("nn.functional",))
-_unary("ceil", _round_int_safe(mint.ceil), floating=False, refuse=(D.bool,), kernel_name="ceil_vml_cpu")
+_unary("ceil", _zero_grad(_round_int_safe(mint.ceil)), floating=False, refuse=(D.bool,), kernel_name="ceil_vml_cpu")
 _unary("floor", _round_int_safe(mint.floor), floating=False, refuse=(D.bool,), kernel_name="floor_vml_cpu")
 _unary("trunc", _round_int_safe(mint.trunc), floating=False, aliases=("fix",), refuse=(D.bool,),
        kernel_name="trunc_vml_cpu")
@@ -461,23 +599,26 @@ _unary("frac", lambda x: mint.sub(x, mint.trunc(x)), floating=False, refuse=(D.b
 
 
 @register("round", inplace=True)
-def round(input: Any, *, decimals: int = 0) -> Any:
-    """Round half to even; `decimals` scales by 10**decimals first, as torch does."""
-    if input.dtype is D.bool:
+def round(input: Any, *, decimals: Optional[int] = None) -> Any:
+    """Round half to even; `decimals` scales by 10**decimals first, as torch does. Integer inputs are returned
+    as they are, except with `decimals=` given (even 0: torch's round.decimals overload has no integer kernel)."""
+    if input.dtype is D.bool or (decimals is not None and id(input.dtype) not in _FLOATS):
         raise not_implemented("round_vml_cpu", input.dtype)
     if id(input.dtype) not in _FLOATS:
         return input
-    if decimals == 0:
-        return mint.round(input)
-    s = 10.0 ** decimals
-    return mint.div(mint.round(mint.mul(input, s)), s)
+    if not decimals:
+        return _zero_grad(mint.round)(input)
+    # the scale as a tensor of input's dtype: MindSpore rounds a Python scalar to float32 for a float64 tensor
+    # (round(-10., decimals=1) gave -9.99999985)
+    s = _MsTensor(10.0 ** decimals, dtype=input.dtype)
+    return _zero_grad(lambda x: mint.div(mint.round(mint.mul(x, s)), s))(input)
 
 
 @register("logit", inplace=True)
 def logit(input: Any, eps: Optional[float] = None) -> Any:
     x = to_float(input)
     if eps is not None:
-        x = mint.clamp(x, scalar_arg(eps, x), scalar_arg(1.0 - eps, x))
+        x = clamp(x, eps, 1.0 - eps)  # this table's clamp: MindSpore's CPU clamp turns NaN into the bound
     return mint.log(mint.div(x, mint.sub(1.0, x)))
 
 
@@ -496,7 +637,7 @@ def polygamma(n: Any, input: Any) -> Any:
 def mvlgamma(input: Any, p: int) -> Any:
     """Multivariate log-gamma of dimension p: sum_j lgamma(x - j/2) + p(p-1)/4 log(pi)."""
     x = to_float(input)
-    if bool(mint.any(mint.le(x, (p - 1) / 2.0))):
+    if 0 not in x.shape and bool(mint.any(mint.le(x, (p - 1) / 2.0))):  # (MindSpore's any() of an empty input is True)
         raise RuntimeError(f"All elements must be greater than (p-1)/2 = {(p - 1) / 2}")
     j = _MsTensor(np.arange(p, dtype=np.float64) / 2.0, dtype=x.dtype)
     terms = ops.lgamma(mint.sub(mint.unsqueeze(x, -1), j))
@@ -506,8 +647,13 @@ def mvlgamma(input: Any, p: int) -> Any:
 
 # ------------------------------------------------------------------------------------- binary float ops
 def _tensor_only(name: str, other: Any) -> None:
-    if not isinstance(other, _MsTensor):
-        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+    _tensor_arg(name, "other", 2, other)
+
+
+def _tensor_arg(name: str, arg: str, pos: int, v: Any) -> None:
+    """torch's argument parser error for a non-tensor where only a Tensor overload exists."""
+    if not isinstance(v, _MsTensor):
+        raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, not {type(v).__name__}")
 
 
 def _float_binary(name: str, kernel: Callable, inplace: bool = True, aliases: Tuple = (), tensor_only: bool = False,
@@ -541,7 +687,14 @@ _float_binary("hypot", _hypot, tensor_only=True, float_only=True)
 _float_binary("logaddexp", ops.logaddexp, inplace=False, tensor_only=True, float_only=True)
 _float_binary("logaddexp2", ops.logaddexp2, inplace=False, tensor_only=True, float_only=True)
 _float_binary("xlogy", _xlogy)
-_float_binary("copysign", ops.copysign)
+def _copysign(a: Any, b: Any) -> Any:
+    """|a| with the sign bit of b. MindSpore 2.10's CPU copysign reads -0.0 as positive (copysign(1, -0.0) gave 1;
+    torch gives -1): the sign comes from this target's signbit, which sees -0.0."""
+    mag = mint.abs(a)
+    return mint.where(_registry.kernel("signbit")(b), mint.neg(mag), mag)
+
+
+_float_binary("copysign", _copysign)
 _float_binary("nextafter", lambda a, b: ops.nextafter(a, b), tensor_only=True, float_only=True)
 
 
@@ -618,6 +771,9 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Any:
         if v is not None:
             d = D.promote_types(d, result_dtype(input, v)) if not isinstance(v, _MsTensor) else \
                 D.promote_types(d, v.dtype)
+    for v in (min, max):
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            check_scalar_fits(v, d)  # torch converts a number bound to the op's dtype, checked (int8 clamp(max=300))
     x = _as(input, d)
     # mint.clamp, not maximum/minimum: its gradient is torch's (1 where input equals a bound; maximum splits ties
     # 0.5/0.5). Its CPU kernel maps NaN to the bound, where torch keeps NaN (with gradient 0).
@@ -639,17 +795,54 @@ def clamp_max(input: Any, max: Any) -> Any:
 
 @register("lerp", inplace=True)
 def lerp(input: Any, end: Any, weight: Any) -> Any:
-    """input + weight * (end - input)."""
-    return mint.add(input, mint.mul(_as(weight, input.dtype), mint.sub(end, input)))
+    """input + weight * (end - input); torch requires end (and a tensor weight) of input's own floating dtype."""
+    _tensor_arg("lerp", "end", 2, end)
+    d = input.dtype
+    tensor_weight = isinstance(weight, _MsTensor)
+    for arg, v in (("end", end), ("weight", weight if tensor_weight else None)):
+        if v is not None and v.dtype is not d:
+            raise RuntimeError(f"expected dtype {D.cpp_name(d)} for `{arg}` but got dtype {D.cpp_name(v.dtype)}")
+    if id(d) not in _FLOATS:
+        raise not_implemented("lerp_kernel_tensor" if tensor_weight else "lerp_kernel_scalar", d)
+    w = weight if tensor_weight else _as(weight, d)
+    return _shape_error(lambda a, b: mint.add(a, mint.mul(w, mint.sub(b, a))), input, end)
+
+
+def _ternary_promote(name: str, input: Any, tensor1: Any, tensor2: Any) -> Tuple[Any, Any, Any, Any]:
+    """(input, tensor1, tensor2, dtype) cast to their common dtype (torch's build_ternary_op: 0-d tensors count
+    less than dimensioned ones); torch has no bool kernel for these ops."""
+    _tensor_arg(name, "tensor1", 2, tensor1)
+    _tensor_arg(name, "tensor2", 3, tensor2)
+    d = input.dtype
+    if d is not tensor1.dtype or d is not tensor2.dtype:  # the common case (optimizer updates) skips promotion
+        ts = (input, tensor1, tensor2)
+        d = D.result_type_of([t.dtype for t in ts if t.ndim], (), [t.dtype for t in ts if not t.ndim])
+    if d is D.bool:
+        raise not_implemented(f"{name}_cpu_out", d)
+    return _as(input, d), _as(tensor1, d), _as(tensor2, d), d
+
+
+def _plus_scaled(input: Any, r: Any, value: Any, d: Any) -> Any:
+    """input + value * r, `value` taken in dtype d (torch converts the Scalar to the op's dtype)."""
+    if value != 1:
+        if id(d) in _FLOATS:
+            r = mint.mul(r, scalar_arg(value, r) if not isinstance(value, _MsTensor) else _as(value, d))
+        else:
+            r = mint.mul(r, _as(int(value), d))
+    return _shape_error(mint.add, input, r)
 
 
 @register("addcmul", inplace=True)
 def addcmul(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
-    return add(input, mul(tensor1, tensor2), alpha=value)
+    """input + value * tensor1 * tensor2, all three promoted to their common dtype first (no uint8 wraparound in
+    `tensor1 * tensor2` when input is wider)."""
+    a, b, c, d = _ternary_promote("addcmul", input, tensor1, tensor2)
+    return _plus_scaled(a, _shape_error(mint.mul, b, c), value, d)
 
 
 @register("addcdiv", inplace=True)
 def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
+    """input + value * tensor1 / tensor2 in the common dtype of the three (integer tensor1 and tensor2 raise)."""
     if id(tensor1.dtype) not in _FLOATS and id(tensor2.dtype) not in _FLOATS:
         raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future release addcdiv "
                            "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can "
@@ -657,7 +850,8 @@ def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
                            "integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future "
                            "addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), "
                            "for all dtypes.")
-    return add(input, div(tensor1, tensor2), alpha=value)
+    a, b, c, d = _ternary_promote("addcdiv", input, tensor1, tensor2)
+    return _plus_scaled(a, _shape_error(mint.div, b, c), value, d)
 
 
 @register("nan_to_num", inplace=True)
@@ -715,7 +909,13 @@ def _log_softmax_kernel(x: Any, dim: int) -> Any:
     """log_softmax along dim. MindSpore 2.10's CPU LogSoftmax computes float64 with float32 accuracy (3e-6
     off, measured), so float64 takes the stable formula x - max - log(sum(exp(x - max)))."""
     if x.dtype is not ms.float64:
-        return ops.log_softmax(x, dim)
+        out = ops.log_softmax(x, dim)
+        if x._requires_grad and _ms.is_recording():
+            # MindSpore's LogSoftmax backward cannot be differentiated: create_graph rebuilds it from out
+            from ..autograd import remember_for_double_backward
+
+            remember_for_double_backward(out, dim)
+        return out
     s = mint.sub(x, ops.stop_gradient(mint.amax(x, dim, True)))
     return mint.sub(s, mint.log(mint.sum(mint.exp(s), dim, True)))
 
@@ -731,7 +931,11 @@ def softmax(input: Any, dim: Optional[int] = None, _stacklevel: int = 3, dtype: 
     # exp(log_softmax), not ops.softmax: MindSpore 2.10's CPU Softmax kernel (and mint's) corrupts the rows next
     # to a row that is all -inf (a fully masked attention row), e.g. softmax([[-inf, -inf], [0, 1]]) gave
     # [[0, 0], [nan, 0.73]] (measured); its LogSoftmax kernel is right and gives torch's NaN row.
-    return ops.exp(_log_softmax_kernel(x, dim))
+    logp = _log_softmax_kernel(x, dim)
+    out = ops.exp(logp)
+    if "_mt_double_backward" in logp.__dict__:
+        out.__dict__["_mt_log_softmax"] = logp  # lives as long as the softmax (see remember_for_double_backward)
+    return out
 
 
 @register("log_softmax", namespaces=("nn.functional",))

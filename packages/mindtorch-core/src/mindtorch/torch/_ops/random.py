@@ -252,3 +252,13 @@ def cauchy_(self: Any, median: float = 0.0, sigma: float = 1.0, *, generator: An
 @register("log_normal_", function=False, writes_self=True)
 def log_normal_(self: Any, mean: float = 1.0, std: float = 2.0, *, generator: Any = None) -> Any:
     return np_to_ms(numpy_generator(generator).lognormal(float(mean), float(std), tuple(self.shape)), self.dtype)
+
+
+@register("binomial", method=False)
+def binomial(count: Any, prob: Any, generator: Any = None) -> Any:
+    """Samples of Binomial(count, prob), elementwise (broadcast), in count's floating dtype."""
+    n, p = np.broadcast_arrays(_np(count), _np(prob))
+    if np.any(n < 0) or np.any((p < 0) | (p > 1)):
+        raise RuntimeError("binomial: expected count >= 0 and 0 <= prob <= 1")
+    arr = numpy_generator(generator).binomial(n.astype(np.int64), p.astype(np.float64))
+    return np_to_ms(arr.astype(np.float64), count.dtype)

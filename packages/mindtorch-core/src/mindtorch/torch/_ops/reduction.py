@@ -17,6 +17,7 @@ from mindspore import mint, ops
 
 from .. import _dtype as D
 from .. import return_types
+from . import _registry
 from ._args import scalar_arg, wrap_dim
 from ._registry import register
 
@@ -169,6 +170,8 @@ def _var_mean(input: Any, dim: Any, unbiased: Any, keepdim: bool, correction: An
     ss = mint.sum(mint.mul(dev, dev), ax, keepdim and input.ndim > 0)
     n = _count(x, ax)
     var = mint.div(ss, builtins.max(n - corr, 0.0))
+    if n == 0:  # no elements: torch's NaN (MindSpore's CPU 0 / 0 over an empty sum gave inf, its mean -inf)
+        var, m = mint.add(ss, math.nan), mint.add(m, math.nan)
     mean_out = m if keepdim and input.ndim else mint.reshape(m, _shape(var))
     return var, mean_out
 
@@ -211,6 +214,20 @@ def _empty_check(x: Any, name: str) -> None:
                            "Specify the reduction dim with the 'dim' argument.")
 
 
+def _empty_reduction(x: Any, dims: Tuple[int, ...], keepdim: builtins.bool, name: str, dtype: Any = None) -> Any:
+    """The result of reducing an input with no elements over `dims` (ints already wrapped), or None when x has
+    elements: torch's IndexError when a reduced dim is empty (max/min/argmax/... have no identity), else the
+    correctly shaped empty tensor (MindSpore's CPU MaxDim/ArgMax kernels refuse any empty input)."""
+    shp = _shape(x)
+    if 0 not in shp:
+        return None
+    for d in dims:
+        if shp[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    out = tuple(1 if j in dims else n for j, n in enumerate(shp) if keepdim or j not in dims)
+    return ops.zeros(out, dtype if dtype is not None else x.dtype)
+
+
 _REAL_FLOATS = frozenset(map(id, D.all_float_type))
 
 
@@ -248,8 +265,9 @@ def _maxmin(name: str, full: Any, with_dim: Any, pointwise: str, rt: type) -> An
         d = wrap_dim(dim, input.ndim)
         if input.ndim == 0:
             return rt(input, ms.Tensor(0, dtype=D.int64))
-        if _shape(input)[d] == 0:
-            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+        empty = _empty_reduction(input, (d,), keepdim, name)
+        if empty is not None:
+            return rt(empty, _cast(empty, D.int64))
         v, i = with_dim(x, d, keepdim)
         v, i = _nan_wins(x, v, (d,), keepdim, i)
         return rt(_cast(v, input.dtype) if v.dtype is not input.dtype else v, i)
@@ -268,6 +286,10 @@ def _amaxmin(name: str, kernel: Any) -> Any:
         dims = _dims(dim, input.ndim)
         if dims is None:
             _empty_check(input, name)
+        else:
+            empty = _empty_reduction(input, dims, keepdim, name)
+            if empty is not None:
+                return empty
         x = _orderable(input)
         r = _nan_wins(x, _reduce(kernel, x, dims, keepdim), dims, keepdim)
         return _cast(r, input.dtype) if r.dtype is not input.dtype else r
@@ -305,6 +327,9 @@ def _argmaxmin(name: str, kernel: Any) -> Any:
         d = wrap_dim(dim, input.ndim)
         if input.ndim == 0:
             return ms.Tensor(0, dtype=D.int64)
+        empty = _empty_reduction(input, (d,), keepdim, name, D.int64)
+        if empty is not None:
+            return empty
         r = _nan_wins(x, None, (d,), False, kernel(x, d).astype(D.int64))[1]
         return mint.unsqueeze(r, d) if keepdim else r
     impl.__name__ = name
@@ -428,6 +453,9 @@ def logsumexp(input: Any, dim: Any, keepdim: builtins.bool = False) -> Any:
     if x.ndim == 0:
         return x
     ax = tuple(range(x.ndim)) if dims is None else dims
+    if 0 in _shape(x):  # log of an empty sum: -inf (MindSpore's CPU sum over an empty input is not 0)
+        return ops.fill(x.dtype, tuple(1 if j in ax else n for j, n in enumerate(_shape(x))
+                                       if keepdim or j not in ax), -math.inf)
     m = mint.amax(x, ax, True)
     m = mint.where(ops.isinf(m), ops.zeros_like(m), m)
     s = mint.log(mint.sum(mint.exp(mint.sub(x, m)), ax, True))
@@ -461,15 +489,22 @@ def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: builtins.bool = F
         x = complex_abs(x)
     ax = tuple(range(x.ndim)) if dims is None else dims
     if x.ndim == 0:
-        return mint.abs(x)
+        return mint.ne(x, 0).astype(x.dtype) if p == 0 else mint.abs(x)
+    if 0 in _shape(x):  # no elements: 0 for every p except +-inf over an empty dim (torch raises there)
+        p_inf = p != "fro" and abs(float(p)) == math.inf
+        if p_inf and any(_shape(x)[j] == 0 for j in ax):
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on an empty tensor because the "
+                               "operation does not have an identity")
+        return ops.zeros(tuple(1 if j in ax else n for j, n in enumerate(_shape(x)) if keepdim or j not in ax),
+                         x.dtype)
     a = mint.abs(x)
     if p == "fro" or p == 2:
         return mint.sqrt(mint.sum(mint.mul(a, a), ax, keepdim))
     p = float(p)
-    if p == math.inf:
-        return mint.amax(a, ax, keepdim)
+    if p == math.inf:  # this table's amax/amin: NaN-propagating (MindSpore's CPU kernels drop NaN)
+        return _registry.kernel("amax")(a, ax, keepdim)
     if p == -math.inf:
-        return mint.amin(a, ax, keepdim)
+        return _registry.kernel("amin")(a, ax, keepdim)
     if p == 0:
         return mint.sum(mint.ne(a, 0).astype(x.dtype), ax, keepdim)
     if p == 1:
@@ -513,6 +548,8 @@ def cumsum(input: Any, dim: int, *, dtype: Any = None) -> Any:
     d = wrap_dim(dim, x.ndim)
     if x.ndim == 0:
         return x
+    if 0 in _shape(x):  # MindSpore's CPU CumSum kernel fails on an empty input
+        return ops.zeros(_shape(x), x.dtype)
     return ops.cumsum(x, d)
 
 
@@ -550,13 +587,18 @@ register("cummin")(_cumext("cummin", lambda x, d: ops.cummin(x, d), return_types
 @register("logcumsumexp")
 def logcumsumexp(input: Any, dim: int) -> Any:
     """log(cumsum(exp(x))) along dim, stably."""
-    x = input if id(input.dtype) in _FLOATS else _cast(input, D.get_default_dtype())
+    if id(input.dtype) not in _FLOATS:  # torch has no integer/bool kernel (1.12 as 2.x)
+        raise NotImplementedError(f"\"logcumsumexp_out_cpu\" not implemented for '{D.scalar_name(input.dtype)}'")
+    x = input
     d = wrap_dim(dim, x.ndim)
-    if x.ndim == 0:
-        return x
+    if x.ndim == 0 or 0 in _shape(x):  # MindSpore's CPU CumSum kernel fails on an empty input
+        return mint.add(x, 0)
     if x.dtype is D.float16:
         return ops.logcumsumexp(_cast(x, D.float32), d).astype(D.float16)
-    return ops.logcumsumexp(x, d)
+    r = ops.logcumsumexp(x, d)
+    # MindSpore's kernel forgets a NaN once a larger value follows it; in torch a NaN poisons the rest of the scan
+    seen_nan = mint.gt(ops.cumsum(_cast(mint.isnan(x), D.int32), d), 0)
+    return mint.where(seen_nan, ops.stop_gradient(mint.mul(r, math.nan)), r)
 
 
 # ---------------------------------------------------------------------------------------------- quantile

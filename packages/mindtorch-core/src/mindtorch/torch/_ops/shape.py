@@ -153,6 +153,8 @@ def movedim(input: Any, source: Any, destination: Any) -> Any:
                            f"same number of dims as destination ({dst} dims)")
     src = [wrap_dim(d, n) for d in src]
     dst = [wrap_dim(d, n) for d in dst]
+    if n == 0:  # a 0-d tensor: dims 0 / -1 are valid and nothing moves
+        return input
     order = [d for d in range(n) if d not in src]
     perm = [-1] * n
     for s, d in zip(src, dst):
@@ -191,6 +193,8 @@ def clone(input: Any, *, memory_format: Any = None) -> Any:
     contiguous identity op."""
     if input.dtype == D.bool:
         return mint.logical_and(input, True) if _shape(input) else _MsTensor(input.asnumpy().copy())
+    if not _shape(input):  # legacy Mul promotes a 0-d int tensor times a Python int to int64; mint's keeps it
+        return mint.mul(input, 1) if input.dtype not in D.all_complex_type else ops.add(input, 0)
     return ops.mul(input, 1) if input.dtype not in D.all_complex_type else ops.add(input, 0)
 
 
@@ -420,6 +424,8 @@ def split_with_sizes(input: Any, split_sizes: Sequence[int], dim: int = 0) -> An
 @register("tensor_split")
 def tensor_split(input: Any, indices_or_sections: Any, dim: int = 0) -> Any:
     n = len(_shape(input))
+    if n == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
     d = wrap_dim(dim, n)
     size = _shape(input)[d]
     ios = indices_or_sections
@@ -506,7 +512,11 @@ def select(input: Any, dim: int, index: int) -> Any:
 def flip(input: Any, *dims: Any) -> Any:
     n = len(_shape(input))
     dims = tuple(wrap_dim(d, n) for d in _ints(dims))
-    if not dims or n == 0:
+    if len(set(dims)) != len(dims):
+        raise RuntimeError(f"dim {next(d for d in dims if dims.count(d) > 1)} appears multiple times in the list "
+                           "of dims")
+    # an empty input: MindSpore 2.10's CPU ReverseV2 kernel divides by its zero size (SIGFPE, intermittently)
+    if not dims or n == 0 or 0 in _shape(input):
         return clone(input)
     return mint.flip(input, dims)
 
@@ -515,14 +525,14 @@ def flip(input: Any, *dims: Any) -> Any:
 def fliplr(input: Any) -> Any:
     if len(_shape(input)) < 2:
         raise RuntimeError("Input must be >= 2-d.")
-    return mint.flip(input, (1,))
+    return flip(input, (1,))
 
 
 @register("flipud")
 def flipud(input: Any) -> Any:
     if len(_shape(input)) < 1:
         raise RuntimeError("Input must be >= 1-d.")
-    return mint.flip(input, (0,))
+    return flip(input, (0,))
 
 
 @register("roll")
@@ -544,8 +554,17 @@ def roll(input: Any, shifts: Any, dims: Any = None) -> Any:
             continue
         s %= size
         if s:
-            out = mint.cat([mint.narrow(out, d, size - s, s), mint.narrow(out, d, 0, size - s)], d)
+            out = mint.cat([_dim_slice(out, d, size - s, size), _dim_slice(out, d, 0, size - s)], d)
     return out if out is not input else clone(input)
+
+
+def _dim_slice(x: Any, d: int, start: int, stop: int) -> Any:
+    """x[..., start:stop, ...] along dim d as a StridedSlice copy. Not mint.narrow: measured on MindSpore 2.10,
+    cat of two NarrowViews of one tensor has a wrong second derivative (create_graph=True), the copy a right one."""
+    shp = _shape(x)
+    begin = tuple(start if i == d else 0 for i in range(len(shp)))
+    end = tuple(stop if i == d else n for i, n in enumerate(shp))
+    return ops.strided_slice(x, begin, end, (1,) * len(shp))
 
 
 @register("rot90")
@@ -560,11 +579,11 @@ def rot90(input: Any, k: int = 1, dims: Sequence[int] = (0, 1)) -> Any:
         raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}")
     k %= 4
     if k == 1:
-        return mint.transpose(mint.flip(input, (d1,)), d0, d1)
+        return mint.transpose(flip(input, (d1,)), d0, d1)
     if k == 2:
-        return mint.flip(input, (d0, d1))
+        return flip(input, (d0, d1))
     if k == 3:
-        return mint.flip(mint.transpose(input, d0, d1), (d1,))
+        return flip(mint.transpose(input, d0, d1), (d1,))
     return clone(input)
 
 
@@ -613,6 +632,8 @@ def diag(input: Any, diagonal: int = 0) -> Any:
     """1-D -> a square matrix with `input` on the `diagonal`; 2-D -> a copy of that diagonal."""
     n = len(_shape(input))
     if n == 1:
+        if input.dtype == D.bool:  # MindSpore's DiagEmbed has no bool kernel
+            return mint.ne(ops.diag_embed(ops.cast(input, D.uint8), diagonal), 0)
         return ops.diag_embed(input, diagonal)
     if n == 2:
         return clone(_MsTensor.diagonal(input, diagonal, 0, 1))
@@ -621,7 +642,7 @@ def diag(input: Any, diagonal: int = 0) -> Any:
 
 @register("diagflat")
 def diagflat(input: Any, offset: int = 0) -> Any:
-    return ops.diag_embed(mint.reshape(input, (-1,)), offset)
+    return diag(mint.reshape(input, (-1,)), offset)
 
 
 # --------------------------------------------------------------------------------------- atleast / grids

@@ -73,7 +73,7 @@ def _widest(args: tuple, kwargs: dict) -> Any:
 def _lower(impl: Callable) -> Callable:
     @functools.wraps(impl)
     def run(*args: Any, **kwargs: Any) -> Any:
-        args, kwargs = _cast_args(args, kwargs, _stack[-1].fast_dtype)
+        args, kwargs = _cast_args(args, kwargs, _active_region().fast_dtype)
         return impl(*args, **kwargs)
     return run
 
@@ -112,9 +112,32 @@ def _uninstall() -> None:
     _saved.clear()
 
 
+class _GlobalState:
+    """The autocast state outside every region, per side (accelerator / CPU), which torch 1.12's
+    torch.set_autocast_enabled / set_autocast_cpu_enabled / set_autocast_*_dtype set directly."""
+
+    def __init__(self, device: str, dtype: Any) -> None:
+        self.device, self.fast_dtype, self._enabled = device, dtype, False
+
+
+_GLOBAL = {False: _GlobalState("cuda", D.float16), True: _GlobalState("cpu", D.bfloat16)}
+_nesting = 0
+
+
+def _active_region() -> Any:
+    """What decides the casts: the innermost region, else the global state enabled by the setters."""
+    if _stack:
+        return _stack[-1]
+    for state in _GLOBAL.values():
+        if state._enabled:
+            return state
+    return None
+
+
 def _refresh() -> None:
     """Make the table match the innermost region: casting wrappers while an enabled region is innermost."""
-    active = bool(_stack) and _stack[-1]._enabled
+    region = _active_region()
+    active = region is not None and region._enabled
     if active and not _saved:
         _install()
     elif not active and _saved:
@@ -161,34 +184,76 @@ class autocast:
         return decorated
 
 
-def _innermost(cpu: bool) -> Optional[autocast]:
-    """The innermost region for CPU (`cpu=True`) or for the accelerators (torch keeps the two states apart)."""
+def _innermost(cpu: bool) -> Any:
+    """The innermost region for CPU (`cpu=True`) or for the accelerators (torch keeps the two states apart),
+    else that side's global state."""
     for region in reversed(_stack):
         if (region.device == "cpu") == cpu:
             return region
-    return None
+    return _GLOBAL[cpu]
 
 
 def is_autocast_enabled() -> bool:
     """torch.is_autocast_enabled(): the accelerator ('cuda'/'npu'/'xpu') autocast state, as in torch 1.12."""
-    region = _innermost(cpu=False)
-    return region is not None and region._enabled
+    return _innermost(cpu=False)._enabled
 
 
 def is_autocast_cpu_enabled() -> bool:
-    region = _innermost(cpu=True)
-    return region is not None and region._enabled
+    return _innermost(cpu=True)._enabled
 
 
 def get_autocast_gpu_dtype() -> Any:
-    region = _innermost(cpu=False)
-    return region.fast_dtype if region is not None else D.float16
+    return _innermost(cpu=False).fast_dtype
 
 
 def get_autocast_cpu_dtype() -> Any:
     """bfloat16 by default, as torch; inside a CPU region on MindSpore's CPU target the float16 it really runs."""
-    region = _innermost(cpu=True)
-    return region.fast_dtype if region is not None else D.bfloat16
+    return _innermost(cpu=True).fast_dtype
+
+
+# torch 1.12's setters change the current state directly (what `autocast.__enter__` does in torch): here the
+# innermost region of that side, or the global state outside every region. A region's exit restores the state
+# that was current before it, as torch's does.
+def set_autocast_enabled(enabled: bool) -> None:
+    _innermost(cpu=False)._enabled = bool(enabled)
+    _refresh()
+
+
+def set_autocast_cpu_enabled(enabled: bool) -> None:
+    _innermost(cpu=True)._enabled = bool(enabled)
+    _refresh()
+
+
+def _autocast_dtype(dtype: Any) -> Any:
+    dtype = D.to_dtype(dtype)
+    if dtype not in (D.float16, D.bfloat16):
+        raise RuntimeError(f"Currently, AutoCast only supports float16 and bfloat16 as the autocast dtype, "
+                           f"but got {D.torch_name(dtype)}")  # mindtorch's check (torch 1.12 accepts any)
+    return dtype
+
+
+def set_autocast_gpu_dtype(dtype: Any) -> None:
+    _innermost(cpu=False).fast_dtype = _autocast_dtype(dtype)
+
+
+def set_autocast_cpu_dtype(dtype: Any) -> None:
+    _innermost(cpu=True).fast_dtype = _autocast_dtype(dtype)
+
+
+def autocast_increment_nesting() -> int:
+    """torch's count of entered autocast regions (torch.autocast.__enter__ calls it); returns the new count."""
+    global _nesting
+    _nesting += 1
+    return _nesting
+
+
+def autocast_decrement_nesting() -> int:
+    """Returns the new count; torch clears the autocast cache when it reaches 0 (mindtorch keeps none)."""
+    global _nesting
+    _nesting = max(_nesting - 1, 0)
+    if _nesting == 0:
+        clear_autocast_cache()
+    return _nesting
 
 
 _cache_enabled = True

@@ -8,6 +8,7 @@ Everything here reads or drives MindSpore's own C++ tape (the `TensorPy` members
 from __future__ import annotations
 
 import warnings
+import weakref
 from typing import Any, Callable, Optional
 
 import mindspore as ms
@@ -126,7 +127,7 @@ class TensorAutogradMixin:
             g = leaf_grad(self)
             return None if g is None else _as_torch(g)
         d = self.__dict__
-        if d.get("_mt_retains_grad"):
+        if d.get("_mt_retains_grad") or "_mt_retained_grad" in d:  # retain_grad(), or backward(inputs=[self])
             return d.get("_mt_retained_grad")
         if self._requires_grad:
             warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
@@ -196,12 +197,21 @@ class TensorAutogradMixin:
 
     # ------------------------------------------------------------------------------------------- detach
     def detach(self) -> Any:
-        """A tensor sharing storage with self, outside the graph (requires_grad=False)."""
-        out = ops.stop_gradient(self)
-        return _as_torch(out)
+        """A tensor sharing storage with self, outside the graph (requires_grad=False).
+
+        As in torch it shares self's version counter: an in-place write through it (`h.detach().zero_()`) makes a
+        backward that saved `h` raise "modified by an inplace operation" instead of silently using the new values
+        (the in-place write-back bumps the source's MindSpore counter, see `_ops._registry.bump_version`).
+        """
+        out = _as_torch(ops.stop_gradient(self))
+        if self._requires_grad:
+            out.__dict__["_mt_version_source"] = weakref.ref(self)
+        return out
 
     def detach_(self) -> Any:
         """Detach self from the graph in place (becomes a leaf that does not require grad)."""
+        if "_mt_view_base" in self.__dict__:  # recorded by the view ops while autograd records (torch refuses)
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
         if self._is_leaf:
             if self._requires_grad:
                 _MsTensor.requires_grad_(self, False)
@@ -212,14 +222,19 @@ class TensorAutogradMixin:
 
     @property
     def data(self) -> Any:
-        """A detached alias of this tensor (shares storage); assigning replaces this tensor's data."""
-        return self.detach()
+        """A detached alias of this tensor (shares storage, but not the version counter, as in torch: writes through
+        `.data` are invisible to autograd's checks); assigning replaces this tensor's data."""
+        return _as_torch(ops.stop_gradient(self))
 
     @data.setter
     def data(self, value: Any) -> None:
         if not isinstance(value, _MsTensor):
             raise TypeError(f"data must be a Tensor, got {type(value).__name__}")
         requires_grad = bool(self._requires_grad)
+        # Measured on MindSpore 2.10: assign_value refuses ("Can not modify tensor id of input tensor from network")
+        # on a leaf that requires grad and has not yet been run through a StopGradient (so `p.data = w` on a fresh
+        # parameter failed); one StopGradient of self first clears that state.
+        ops.stop_gradient(self)
         self.assign_value(ops.stop_gradient(value))
         if requires_grad and not self._requires_grad:  # assign_value drops the autograd meta; torch keeps the flag
             _MsTensor.requires_grad_(self, True)

@@ -61,6 +61,9 @@ class Function(_ms.MsFunction):
             @functools.wraps(fn)
             def backward(ctx: Any, *grads: Any) -> Any:
                 res = fn(ctx, *(_wrap_out(g) for g in grads))
+                n = ctx.__dict__.get("_mt_num_inputs")
+                if n is not None:
+                    res = _check_num_grads(cls.__name__, res, n)
                 return res
 
             cls.backward = staticmethod(backward)
@@ -70,6 +73,15 @@ class Function(_ms.MsFunction):
                 "Legacy autograd function with non-static forward method is deprecated. Please use new-style "
                 "autograd function with static forward method. (Example: "
                 "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+        if fw is not None:
+            ffn = fw.__func__
+
+            @functools.wraps(ffn)
+            def forward(ctx: Any, *args: Any, **kwargs: Any) -> Any:
+                ctx.__dict__["_mt_num_inputs"] = len(args)  # for torch's check on backward's result
+                return ffn(ctx, *args, **kwargs)
+
+            cls.forward = staticmethod(forward)
         if "vjp" in cls.__dict__ and "backward" not in cls.__dict__:
             cls.backward = cls.__dict__["vjp"]
 
@@ -87,7 +99,13 @@ class Function(_ms.MsFunction):
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         _ms.enable_grad_recording()
-        return _wrap_out(super().apply(*args, **kwargs))
+        out = _wrap_out(super().apply(*args, **kwargs))
+        for t in out if isinstance(out, (tuple, list)) else (out,):
+            if isinstance(t, _MsTensor) and t._requires_grad:
+                # MindSpore cannot hand out this node once backward has freed the ctx ("Try to get grad node of
+                # custom function which ctx has been freed!"); torch's `y.grad_fn` still works then: keep it.
+                t.__dict__["_mt_grad_node"] = _ms.grad_node(t)
+        return out
 
     # ctx API (ctx is the node instance) ----------------------------------------------------------------
     @property
@@ -99,6 +117,18 @@ class Function(_ms.MsFunction):
         _SAVED.__set__(self, value)
 
     saved_variables = saved_tensors
+
+
+def _check_num_grads(name: str, res: Any, n: int) -> Any:
+    """torch's rule on what backward returns: one gradient (or None) per forward input; extra trailing Nones are
+    dropped, anything else is an error (MindSpore silently ignored extra gradients)."""
+    grads = res if isinstance(res, tuple) else (res,)
+    if len(grads) > n and all(g is None for g in grads[n:]):
+        grads = grads[:n]
+    if len(grads) != n:
+        raise RuntimeError(f"function {name}Backward returned an incorrect number of gradients (expected {n}, got "
+                           f"{len(grads)})")
+    return grads if isinstance(res, tuple) else grads[0]
 
 
 def once_differentiable(fn: Callable[..., Any]) -> Callable[..., Any]:

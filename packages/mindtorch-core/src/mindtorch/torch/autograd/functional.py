@@ -2,7 +2,7 @@
 
 Built on `torch.autograd.grad` over MindSpore's tape. `jvp`/`hvp` use the double-vjp trick (as torch does);
 `jacobian` takes one backward per output element on a kept graph, so it suits small problems (vectorize=True
-and strategy="forward-mode" are refused with NotImplementedError).
+and strategy="forward-mode" give the same Jacobian by the same row loop).
 """
 from __future__ import annotations
 
@@ -69,38 +69,68 @@ def _out(is_tuple: bool, x: Tuple[Any, ...]) -> Any:
     return x if is_tuple else x[0]
 
 
-def _check_strict(strict: bool) -> None:
+def _check_outputs(outs: Tuple[Any, ...], strict: bool) -> None:
+    """strict=True: every output must depend on the inputs (torch's `_check_requires_grad(..., "outputs")`)."""
+    for i, o in enumerate(outs):
+        if not isinstance(o, _MsTensor):
+            raise TypeError(f"The outputs of the user-provided function given to the function must be either a Tensor "
+                            f"or a tuple of Tensors but the given outputs of the user-provided function has an element "
+                            f"of invalid type {type(o).__name__} (at index {i}).")
+        if strict and not o._requires_grad:
+            raise RuntimeError(f"Output {i} of the user-provided function does not require gradients. The outputs "
+                               "must be computed in a differentiable manner from the input when running in strict "
+                               "mode.")
+
+
+def _check_strict_grads(grads: Tuple[Any, ...], strict: bool, what: str = "output") -> None:
+    """strict=True: no input may be independent of the outputs (torch's `_fill_in_zeros` with strict)."""
     if strict:
-        raise NotImplementedError(
-            "torch.autograd.functional(strict=True) is not supported on MindSpore: call with strict=False (the "
-            "default), where independent outputs give zero gradients")
+        for i, g in enumerate(grads):
+            if g is None:
+                raise RuntimeError(f"The {what} of the user-provided function is independent of input {i}. This is "
+                                   "not allowed in strict mode.")
+
+
+def _check_v(v: Any, refs: Tuple[Any, ...], what: str) -> None:
+    """torch: v may be None only when the function's `what` is a single one-element tensor."""
+    if v is None and (len(refs) != 1 or int(np.prod(tuple(refs[0].shape))) != 1):
+        if what == "input":
+            raise RuntimeError("The vector v can only be None if the input to the user-provided function is a "
+                               "single Tensor with a single element.")
+        raise RuntimeError("The vector v can only be None if the user-provided function returns a single Tensor "
+                           "with a single element.")
 
 
 def vjp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool = False,
         strict: bool = False) -> Tuple[Any, Any]:
     """(func(inputs), v^T J): `v` shaped like the outputs (may be None for a single-element output)."""
-    _check_strict(strict)
     in_tuple, ins = _tuple(inputs)
     ins = _grad_preprocess(ins, create_graph)
     out_tuple, outs = _tuple(func(*ins))
+    _check_outputs(outs, strict)
+    _check_v(v, outs, "output")
     if v is None:
         vs = (None,) * len(outs)
     else:
         vs = _tuple(v)[1]
-    g = _fill_zeros(_grads(outs, ins, vs, create_graph), ins)
+    g = _grads(outs, ins, vs, create_graph)
+    _check_strict_grads(g, strict)
+    g = _fill_zeros(g, ins)
     return _out(out_tuple, _detach_all(outs, create_graph)), _out(in_tuple, _detach_all(g, create_graph))
 
 
 def jvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool = False,
         strict: bool = False) -> Tuple[Any, Any]:
     """(func(inputs), J v): `v` shaped like the inputs (double-vjp trick)."""
-    _check_strict(strict)
     in_tuple, ins = _tuple(inputs)
+    _check_v(v, ins, "input")
     ins = _grad_preprocess(ins, create_graph)
     out_tuple, outs = _tuple(func(*ins))
+    _check_outputs(outs, strict)
     vs = _tuple(v)[1] if v is not None else tuple(_as_torch(ops.ones_like(t)) for t in ins)
     us = tuple(_as_torch(ops.zeros_like(o)).requires_grad_(True) for o in outs)
     g = _grads(outs, ins, us, create_graph=True)
+    _check_strict_grads(g, strict)
     pairs = [(gi, vi) for gi, vi in zip(g, vs) if gi is not None]
     if not pairs:
         res = tuple(_as_torch(ops.zeros_like(o)) for o in outs)
@@ -112,14 +142,22 @@ def jvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
 def jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool = False, strict: bool = False,
              vectorize: bool = False, strategy: str = "reverse-mode") -> Any:
     """J[i][j] of shape out_i.shape + in_j.shape (a tensor when func has one input and one output)."""
-    _check_strict(strict)
-    if vectorize or strategy != "reverse-mode":
-        raise NotImplementedError(
-            "torch.autograd.functional.jacobian(vectorize=True / strategy='forward-mode') is not supported on "
-            "MindSpore: use the default vectorize=False, strategy='reverse-mode'")
+    if strategy not in ("reverse-mode", "forward-mode"):
+        raise ValueError('Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your function '
+                         'has more outputs than inputs, "forward-mode" tends to be more performant. Otherwise, prefer '
+                         'to use "reverse-mode".')
+    if strategy == "forward-mode" and not vectorize:
+        raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse Hessian is only "
+                                  "implemented for `vectorize=True`.")
+    if strict and (vectorize or strategy == "forward-mode"):
+        raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and `vectorize=True` are not "
+                           "supported together. Please either set `strict=False` or `vectorize=False`.")
+    # vectorize=True / forward-mode are torch's speed options (vmap over the rows, forward AD): the Jacobian is the
+    # same, so it is computed row by row in reverse mode here.
     in_tuple, ins = _tuple(inputs)
     ins = _grad_preprocess(ins, create_graph)
     out_tuple, outs = _tuple(func(*ins))
+    _check_outputs(outs, strict)
     result: List[Tuple[Any, ...]] = []
     for o in outs:
         oshape = tuple(o.shape)
@@ -130,7 +168,13 @@ def jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool = False, 
                 e = np.zeros(n, dtype=np.float32)
                 e[k] = 1
                 seed = _MsTensor(e.reshape(oshape), dtype=o.dtype)
-                g = _fill_zeros(_grads((o,), ins, (seed,), create_graph), ins)
+                g = _grads((o,), ins, (seed,), create_graph)
+                if strict:
+                    for j, gj in enumerate(g):
+                        if gj is None:
+                            raise RuntimeError(f"Output {len(result)} of the user-provided function is independent "
+                                               f"of input {j}. This is not allowed in strict mode.")
+                g = _fill_zeros(g, ins)
             else:
                 g = tuple(ops.zeros_like(t) for t in ins)
             for j, gj in enumerate(g):
@@ -166,11 +210,18 @@ def hessian(func: Callable[..., Any], inputs: Any, create_graph: bool = False, s
 def vhp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool = False,
         strict: bool = False) -> Tuple[Any, Any]:
     """(func(inputs), v^T H)."""
-    _check_strict(strict)
     in_tuple, ins = _tuple(inputs)
+    _check_v(v, ins, "input")
     ins = _grad_preprocess(ins, create_graph)
     out = func(*ins)
-    g = _fill_zeros(_grads((out,), ins, (None,), create_graph=True), ins)
+    out_tuple, outs = _tuple(out)
+    _check_outputs(outs, strict)
+    if out_tuple or int(np.prod(tuple(outs[0].shape))) != 1:
+        raise RuntimeError("The function given to vhp/hvp should return a single Tensor with a single element")
+    out = outs[0]
+    g = _grads((out,), ins, (None,), create_graph=True)
+    _check_strict_grads(g, strict)
+    g = _fill_zeros(g, ins)
     vs = _tuple(v)[1] if v is not None else tuple(_as_torch(ops.ones_like(t)) for t in ins)
     pairs = [(gi, vi) for gi, vi in zip(g, vs) if gi._requires_grad]
     res = _fill_zeros(_grads(tuple(p[0] for p in pairs), ins, tuple(p[1] for p in pairs), create_graph), ins) \

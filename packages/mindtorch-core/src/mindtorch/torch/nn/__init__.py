@@ -6,6 +6,7 @@ from .modules import Container, Module, ModuleDict, ModuleList, ParameterDict, P
 from . import init
 from . import utils
 from . import functional
+from . import grad
 from . import parallel
 
 

@@ -2,13 +2,65 @@
 composition of other torch functions (and the F-style wrappers whose signatures differ from torch.*)."""
 from __future__ import annotations
 
-from typing import Any, Optional
+import math  # noqa: F401  (torch 1.12's F has these module names too; code copied from it uses them)
+import warnings  # noqa: F401
+from typing import Any, Callable, Optional  # noqa: F401
 
 from .. import _ops  # noqa: F401  (fills the op table)
 from .._ops import _registry
 from .._ops import nn_ops as _nn_ops
+from ..overrides import (  # noqa: F401  (torch 1.12's F imports them; library code calls F.has_torch_function)
+    handle_torch_function,
+    has_torch_function,
+    has_torch_function_unary,
+    has_torch_function_variadic,
+)
 
 globals().update(_registry.namespace("nn.functional"))
+
+from .. import _tensor as _tensor_mod  # noqa: E402
+from . import grad  # noqa: E402,F401  (torch 1.12's F imports torch.nn.grad as `grad`)
+
+Tensor = _tensor_mod.Tensor
+DType = int  # torch 1.12: `DType = int` (the type of dtype arguments in F's TorchScript signatures)
+GRID_SAMPLE_INTERPOLATION_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
+GRID_SAMPLE_PADDING_MODES = {"zeros": 0, "border": 1, "reflection": 2}
+TYPE_CHECKING = False
+
+
+class _BroadcastingListCls:
+    """torch._jit_internal's BroadcastingList2[int] & co: TorchScript annotations; subscripting gives None in
+    eager Python, as in torch."""
+
+    def __getitem__(self, types: Any) -> None:
+        return None
+
+
+BroadcastingList1 = BroadcastingList2 = BroadcastingList3 = _BroadcastingListCls()
+
+
+def boolean_dispatch(arg_name: str, arg_index: int, default: bool, if_true: Callable, if_false: Callable,
+                     module_name: Optional[str] = None, func_name: Optional[str] = None) -> Callable:
+    """torch's helper for F functions whose return type depends on a bool argument (max_pool2d's
+    return_indices): call `if_true` or `if_false` by the value of that argument (by keyword or position)."""
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        flag = default
+        if arg_name in kwargs:
+            flag = kwargs[arg_name]
+        elif arg_index < len(args):
+            flag = args[arg_index]
+        return if_true(*args, **kwargs) if flag else if_false(*args, **kwargs)
+
+    fn.__doc__ = if_true.__doc__ or if_false.__doc__
+    if module_name is not None:
+        fn.__module__ = module_name
+    if func_name is not None:
+        fn.__name__ = func_name
+    return fn
+
+
+def assert_int_or_pair(arg: Any, arg_name: str, message: str) -> None:
+    assert isinstance(arg, int) or len(arg) == 2, message.format(arg_name)
 
 _F = _registry.FUNCTIONS
 _D = _registry._DISPATCHERS
@@ -84,13 +136,6 @@ def adaptive_max_pool2d_with_indices(input: Any, output_size: Any, return_indice
 
 def adaptive_max_pool3d_with_indices(input: Any, output_size: Any, return_indices: bool = False) -> Any:
     return adaptive_max_pool3d(input, output_size, True)  # noqa: F821
-
-
-def conv_tbc(input: Any, weight: Any, bias: Any, pad: int = 0) -> Any:
-    """Time-batch-channel convolution: input (T, B, C_in), weight (k, C_in, C_out), bias (C_out,) -> (T', B, C_out)."""
-    x = input.permute(1, 2, 0)  # (B, C_in, T)
-    w = weight.permute(2, 1, 0)  # (C_out, C_in, k)
-    return conv1d(x, w, bias, 1, pad).permute(2, 0, 1)  # noqa: F821
 
 
 def _fractional_max_pool(*args: Any, **kwargs: Any) -> Any:

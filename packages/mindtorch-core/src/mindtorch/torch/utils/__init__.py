@@ -1,2 +1,2 @@
 """torch.utils: data loading (`torch.utils.data`)."""
-from . import checkpoint, data  # noqa: F401
+from . import checkpoint, data, dlpack  # noqa: F401

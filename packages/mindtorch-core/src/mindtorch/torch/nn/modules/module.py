@@ -50,6 +50,7 @@ from ..parameter import Parameter, is_parameter_name_generated, replace_data
 
 __all__ = [
     "Module", "register_module_forward_pre_hook", "register_module_forward_hook", "RESERVED_NAMES",
+    "register_module_full_backward_hook", "register_module_backward_hook",
 ]
 
 _Cell = _msnn.Cell
@@ -105,6 +106,32 @@ def register_module_forward_hook(hook: Callable[..., None]) -> RemovableHandle:
     handle = RemovableHandle(_global_forward_hooks)
     _global_forward_hooks[handle.id] = hook
     return handle
+
+
+_global_backward_hooks: Dict[int, Callable] = OrderedDict()
+
+
+def register_module_full_backward_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """Global backward hook for all modules: `hook(module, grad_input, grad_output) -> None or new grad_input`.
+
+    Each module called while a global backward hook exists gets one MindSpore Cell backward hook that runs the
+    global hooks registered at backward time (torch runs them before the module's own hooks)."""
+    handle = RemovableHandle(_global_backward_hooks)
+    _global_backward_hooks[handle.id] = hook
+    return handle
+
+
+# torch 1.12's non-full variant: MindSpore has one kind of module backward hook (see Module.register_backward_hook)
+register_module_backward_hook = register_module_full_backward_hook
+
+
+def _run_global_backward_hooks(cell: Any, grad_input: Any, grad_output: Any) -> Any:
+    changed = None
+    for hook in list(_global_backward_hooks.values()):
+        res = hook(cell, _registry.wrap(grad_input if changed is None else changed), _registry.wrap(grad_output))
+        if res is not None:
+            changed = res
+    return changed
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -339,7 +366,7 @@ class Module(_Cell):
         d = self.__dict__
         if (d["_forward_pre_hooks"] or d["_forward_hooks"] or d["_ms_call"] or d["requires_grad"]
                 or d["mixed_precision_type"] is not None or _CONTEXT["_mode"] == _GRAPH_MODE
-                or _global_forward_hooks or _global_forward_pre_hooks):
+                or _global_forward_hooks or _global_forward_pre_hooks or _global_backward_hooks):
             return self._call_impl(*args, **kwargs)
         if d["_names_version"] != _structure_version[0]:
             self._check_parameter_names()
@@ -357,6 +384,10 @@ class Module(_Cell):
         d = self.__dict__
         if d["_names_version"] != _structure_version[0]:
             self._check_parameter_names()
+        if _global_backward_hooks and not d.get("_mt_global_backward_hook"):
+            d["_mt_global_backward_hook"] = True
+            self._mark_ms_call()
+            _Cell.register_backward_hook(self, _run_global_backward_hooks)
         pre_kw = d["_forward_pre_hooks_with_kwargs"]
         for hook_id, hook in itertools.chain(_global_forward_pre_hooks.items(), d["_forward_pre_hooks"].items()):
             if hook_id in pre_kw:

@@ -19,7 +19,7 @@ import numpy as np
 from mindspore import ops
 
 from ... import _ms
-from ..._ops._registry import _DISPATCHERS, register, wrap
+from ..._ops._registry import _DISPATCHERS, kernel, register, wrap
 from ..._tensor import Tensor
 from ...autograd.function import Function
 from .. import functional as F
@@ -33,8 +33,11 @@ __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell"
 
 
 def _linear(x: Any, w: Any, b: Any) -> Any:
-    out = ops.matmul(x, ops.transpose(w, (1, 0)))
-    return out if b is None else ops.add(out, b)
+    """x (*, I) @ w.T + b through F.linear's kernel (one 2-d MatMul on the folded leading dims). Not a raw
+    `ops.matmul` of the 3-d input: on MindSpore 2.10 its gradient for an input of shape (1, 1, I) (one step, batch
+    1: the seq2seq tutorial's GRU) comes back one rank too high, and the backward of the op that produced the
+    input fails ("Rank of x(4) and dout(3) not equal, primitive name: ReluGrad")."""
+    return kernel("linear")(x, w, b)
 
 
 def _cell_step(mode: str, gi: Any, h: Any, c: Any, w_hh: Any, b_hh: Any, w_hr: Any) -> Tuple[Any, Any]:

@@ -264,6 +264,11 @@ class _BaseDataLoaderIter:
         self._num_yielded += 1
         return data
 
+    def next(self) -> Any:
+        """torch 1.12's Python-2 alias (removed in 1.13), still in the 1.12 cifar10 tutorial's
+        `dataiter.next()`."""
+        return self.__next__()
+
     def __len__(self) -> int:
         return len(self._index_sampler)
 
