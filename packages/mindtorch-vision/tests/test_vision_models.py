@@ -94,7 +94,10 @@ def _assert_logits(mine, ref: np.ndarray) -> None:
 
 
 def test_list_models_and_enums():
-    assert M.list_models() == sorted(mmf.BUILDERS)
+    # list_models() also lists segmentation and detection builders (test_vision_detection.py); module=models:
+    # the classification builders only, as torchvision's list_models(module=torchvision.models)
+    assert M.list_models(M) == sorted(mmf.BUILDERS)
+    assert set(mmf.BUILDERS) < set(M.list_models())
     for name, info in WEIGHTS.items():
         enum = M.get_model_weights(name)
         assert enum.__name__ == info["enum"]
@@ -315,5 +318,6 @@ def test_weights_preset_on_pil_image(logits_ref):
 
 
 def test_not_provided_families_raise():
-    with pytest.raises(NotImplementedError, match="detection"):
-        M.detection  # noqa: B018
+    # detection and segmentation are provided (tests/test_vision_detection.py)
+    with pytest.raises(NotImplementedError, match="optical_flow"):
+        M.optical_flow  # noqa: B018

@@ -1,8 +1,10 @@
 """torchvision.models (0.13.1): the classification architectures with torchvision's class structure, parameter
 names and builders (`resnet18(weights=None, progress=True, **kwargs)`, legacy `pretrained=`), and the `*_Weights`
-enums whose files load from the torch hub cache. Detection, segmentation, video, optical flow and quantized models
-are not provided (see the package README).
+enums whose files load from the torch hub cache; `models.segmentation` (FCN, DeepLabV3, LR-ASPP) and
+`models.detection` (Faster/Mask/Keypoint R-CNN, RetinaNet, FCOS, SSD, SSDlite). Video, optical flow and quantized
+models are not provided (see the package README).
 """
+from . import detection, segmentation  # noqa: E402,F401  (after the backbones they build on)
 from ._api import Weights, WeightsEnum, get_model, get_model_weights, get_weight, list_models
 from .alexnet import *  # noqa: F403
 from .convnext import *  # noqa: F403
@@ -20,7 +22,7 @@ from .swin_transformer import *  # noqa: F403
 from .vgg import *  # noqa: F403
 from .vision_transformer import *  # noqa: F403
 
-_NOT_PROVIDED = ("detection", "segmentation", "video", "optical_flow", "quantization", "feature_extraction")
+_NOT_PROVIDED = ("video", "optical_flow", "quantization", "feature_extraction")
 
 
 def __getattr__(name: str):

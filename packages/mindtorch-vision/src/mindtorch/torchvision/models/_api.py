@@ -158,25 +158,29 @@ def _get_enum_from_fn(fn: Callable) -> WeightsEnum:
 
 
 def _builders() -> Dict[str, Callable[..., Any]]:
-    """name -> builder of every classification model (the public lower-case functions with a `weights` argument)."""
+    """name -> builder of every model (the public lower-case functions with a `weights` argument of
+    `torchvision.models` and of its `segmentation` and `detection` subpackages)."""
     models = importlib.import_module(".".join(__name__.split(".")[:-1]))
     out = {}
-    for name in getattr(models, "__all__", dir(models)):
-        fn = getattr(models, name, None)
-        if name[:1].islower() and inspect.isfunction(fn) and "weights" in signature(fn).parameters:
-            out[name] = fn
+    for mod in (models, getattr(models, "segmentation", None), getattr(models, "detection", None)):
+        if mod is None:  # while torchvision.models itself is being imported
+            continue
+        for name in getattr(mod, "__all__", dir(mod)):
+            fn = getattr(mod, name, None)
+            if name[:1].islower() and inspect.isfunction(fn) and "weights" in signature(fn).parameters:
+                out[name] = fn
     return out
 
 
 def list_models(module: Optional[Any] = None) -> List[str]:
-    """Sorted names of the available model builders (torchvision >= 0.14's `list_models`; classification only).
+    """Sorted names of the available model builders (torchvision >= 0.14's `list_models`).
 
-    `module`: only builders defined in that module (e.g. `torchvision.models`) are listed.
+    `module`: only builders defined directly in that package are listed (`torchvision.models`: classification,
+    `torchvision.models.detection`: detection), as torchvision does.
     """
     names = _builders()
     if module is not None:
-        prefix = module.__name__
-        names = {n: fn for n, fn in names.items() if fn.__module__.startswith(prefix)}
+        names = {n: fn for n, fn in names.items() if fn.__module__.rsplit(".", 1)[0] == module.__name__}
     return sorted(names)
 
 

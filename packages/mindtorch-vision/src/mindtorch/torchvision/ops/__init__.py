@@ -1,4 +1,5 @@
-"""torchvision.ops (0.13): boxes, NMS, RoI pooling, focal loss, stochastic depth and small building blocks."""
+"""torchvision.ops (0.13): boxes, NMS, RoI pooling, focal loss, stochastic depth, small building blocks and the
+detection models' FeaturePyramidNetwork / MultiScaleRoIAlign."""
 import importlib
 from typing import Any
 
@@ -28,7 +29,12 @@ _MISC = ("MLP", "Conv2dNormActivation", "Conv3dNormActivation", "ConvNormActivat
          "SqueezeExcitation")
 
 
+_LAZY = {"FeaturePyramidNetwork": ".feature_pyramid_network", "MultiScaleRoIAlign": ".poolers"}
+
+
 def __getattr__(name: str) -> Any:
     if name in _MISC:
         return getattr(importlib.import_module(".misc", __name__), name)
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -51,7 +51,8 @@ def _nms_np(boxes: np.ndarray, scores: np.ndarray, iou_threshold: float) -> np.n
         w = np.maximum(0, xx2 - xx1)
         h = np.maximum(0, yy2 - yy1)
         inter = w * h
-        ovr = inter / (areas[i] + areas[rest] - inter)
+        with np.errstate(divide="ignore", invalid="ignore"):  # degenerate boxes: NaN/inf never suppress, as in C++
+            ovr = inter / (areas[i] + areas[rest] - inter)
         suppressed[rest[ovr > iou_threshold]] = True
     return np.asarray(keep, dtype=np.int64)
 

@@ -1,7 +1,6 @@
-"""roi_align / RoIAlign (Mask R-CNN), forward in numpy following torchvision's CPU kernel (no autograd)."""
+"""roi_align / RoIAlign (Mask R-CNN): torchvision's CPU kernel as a differentiable gather (see `roi_align`)."""
 from __future__ import annotations
 
-import math
 from typing import Any, List, Sequence, Union
 
 import numpy as np
@@ -32,59 +31,96 @@ def convert_boxes_to_roi_format(boxes: Any) -> np.ndarray:
     raise TypeError("boxes is expected to be a Tensor[L, 5] or a List[Tensor[K, 4]]")
 
 
-def _bilinear(plane: np.ndarray, y: float, x: float) -> np.ndarray:
-    c, height, width = plane.shape
-    if y < -1.0 or y > height or x < -1.0 or x > width:
-        return np.zeros(c, dtype=np.float64)
-    y = max(y, 0.0)
-    x = max(x, 0.0)
-    y_low, x_low = int(y), int(x)
-    if y_low >= height - 1:
-        y_high = y_low = height - 1
-        y = float(y_low)
-    else:
-        y_high = y_low + 1
-    if x_low >= width - 1:
-        x_high = x_low = width - 1
-        x = float(x_low)
-    else:
-        x_high = x_low + 1
-    ly, lx = y - y_low, x - x_low
-    hy, hx = 1.0 - ly, 1.0 - lx
-    return (hy * hx * plane[:, y_low, x_low] + hy * lx * plane[:, y_low, x_high]
-            + ly * hx * plane[:, y_high, x_low] + ly * lx * plane[:, y_high, x_high])
+def _axis_samples(start: np.ndarray, bin_size: np.ndarray, pooled: int, grid: int, size: int):
+    """Per-axis bilinear taps of torchvision's CPU kernel for K rois: (low, high) indices and weights, each
+    (K, pooled, grid), computed in the rois' float dtype as the kernel does; samples outside [-1, size] weigh 0."""
+    dt = start.dtype
+    p = np.arange(pooled, dtype=dt)[None, :, None]
+    i = np.arange(grid, dtype=dt)[None, None, :]
+    b = bin_size[:, None, None]
+    s = start[:, None, None] + p * b + (i + dt.type(0.5)) * b / dt.type(grid)
+    valid = (s >= -1.0) & (s <= size)
+    s = np.maximum(s, 0)
+    low = s.astype(np.int64)
+    at_edge = low >= size - 1
+    low = np.where(at_edge, size - 1, low)
+    high = np.where(at_edge, size - 1, low + 1)
+    s = np.where(at_edge, low.astype(dt), s)
+    frac = s - low
+    return low, high, (1 - frac) * valid, frac * valid
 
 
 def roi_align(input: Any, boxes: Any, output_size: Union[int, Sequence[int]], spatial_scale: float = 1.0,
               sampling_ratio: int = -1, aligned: bool = False) -> Any:
-    """RoI Align: (N, C, H, W) features + K boxes -> (K, C, out_h, out_w) bilinearly pooled features."""
-    x = np.asarray(to_numpy(input))
-    rois = convert_boxes_to_roi_format(boxes).astype(np.float64)
+    """RoI Align: (N, C, H, W) features + K boxes -> (K, C, out_h, out_w) bilinearly pooled features.
+
+    Differentiable in `input` (like torchvision's kernel, boxes get no gradient): the sampling positions and
+    bilinear weights follow torchvision's CPU kernel (computed in numpy); the pooling gathers the channels-last
+    feature rows of every bin's taps (`index_select`) and weighs them with one batched matmul, so autograd runs
+    through core ops. RoIs are grouped by their sampling grid (adaptive when `sampling_ratio <= 0`) and processed
+    in chunks to bound memory.
+    """
+    import mindtorch.torch as torch
+
+    n_img, channels, height, width = (int(s) for s in input.shape)
+    rois = convert_boxes_to_roi_format(boxes)
+    if not np.issubdtype(rois.dtype, np.floating):
+        rois = rois.astype(np.float32)
     ph_n, pw_n = _pair(output_size)
-    out = np.zeros((rois.shape[0], x.shape[1], ph_n, pw_n), dtype=np.float64)
-    offset = 0.5 if aligned else 0.0
-    xf = x.astype(np.float64)
-    for n, roi in enumerate(rois):
-        plane = xf[int(roi[0])]
-        start_w, start_h = roi[1] * spatial_scale - offset, roi[2] * spatial_scale - offset
-        end_w, end_h = roi[3] * spatial_scale - offset, roi[4] * spatial_scale - offset
-        roi_w, roi_h = end_w - start_w, end_h - start_h
-        if not aligned:
-            roi_w, roi_h = max(roi_w, 1.0), max(roi_h, 1.0)
-        bin_h, bin_w = roi_h / ph_n, roi_w / pw_n
-        grid_h = sampling_ratio if sampling_ratio > 0 else math.ceil(roi_h / ph_n)
-        grid_w = sampling_ratio if sampling_ratio > 0 else math.ceil(roi_w / pw_n)
-        count = max(grid_h * grid_w, 1)
-        for ph in range(ph_n):
-            for pw in range(pw_n):
-                acc = np.zeros(x.shape[1], dtype=np.float64)
-                for iy in range(grid_h):
-                    yy = start_h + ph * bin_h + (iy + 0.5) * bin_h / grid_h
-                    for ix in range(grid_w):
-                        xx = start_w + pw * bin_w + (ix + 0.5) * bin_w / grid_w
-                        acc += _bilinear(plane, yy, xx)
-                out[n, :, ph, pw] = acc / count
-    return from_numpy(out.astype(x.dtype))
+    k = rois.shape[0]
+    if k == 0:
+        return input.new_zeros((0, channels, ph_n, pw_n))
+    dt = rois.dtype.type
+    offset = dt(0.5) if aligned else dt(0.0)
+    scale = dt(spatial_scale)
+    start_w, start_h = rois[:, 1] * scale - offset, rois[:, 2] * scale - offset
+    roi_w, roi_h = rois[:, 3] * scale - offset - start_w, rois[:, 4] * scale - offset - start_h
+    if not aligned:
+        roi_w, roi_h = np.maximum(roi_w, dt(1.0)), np.maximum(roi_h, dt(1.0))
+    bin_h, bin_w = roi_h / dt(ph_n), roi_w / dt(pw_n)
+    if sampling_ratio > 0:
+        grid_h = np.full(k, sampling_ratio, dtype=np.int64)
+        grid_w = grid_h
+    else:
+        grid_h = np.ceil(roi_h / dt(ph_n)).astype(np.int64)
+        grid_w = np.ceil(roi_w / dt(pw_n)).astype(np.int64)
+    batch = rois[:, 0].astype(np.int64)
+    # channels-last rows: one gather of (taps, C) rows per output bin, then one batched (1, taps) @ (taps, C)
+    flat = input.permute(0, 2, 3, 1).reshape(n_img * height * width, channels)
+    pieces, order = [], []
+    for gh, gw in sorted(set(zip(grid_h.tolist(), grid_w.tolist()))):
+        sel = np.nonzero((grid_h == gh) & (grid_w == gw))[0]
+        if gh <= 0 or gw <= 0:  # empty sampling grid: the kernel outputs zeros
+            pieces.append(input.new_zeros((sel.size * ph_n * pw_n, channels)))
+            order.append(sel)
+            continue
+        y_lo, y_hi, wy_lo, wy_hi = _axis_samples(start_h[sel], bin_h[sel], ph_n, gh, height)
+        x_lo, x_hi, wx_lo, wx_hi = _axis_samples(start_w[sel], bin_w[sel], pw_n, gw, width)
+        # (R, PH, PW, GH, GW) per corner -> (R, PH, PW, 4 * GH * GW)
+        base = (batch[sel] * height * width)[:, None, None, None, None]
+        idx, wts = [], []
+        for yi, wy in ((y_lo, wy_lo), (y_hi, wy_hi)):
+            for xi, wx in ((x_lo, wx_lo), (x_hi, wx_hi)):
+                idx.append(base + yi[:, :, None, :, None] * width + xi[:, None, :, None, :])
+                wts.append(wy[:, :, None, :, None] * wx[:, None, :, None, :])
+        taps = 4 * gh * gw
+        count = dt(max(gh * gw, 1))
+        idx_all = np.stack(idx, -1).reshape(sel.size * ph_n * pw_n, taps)
+        w_all = (np.stack(wts, -1) / count).astype(rois.dtype).reshape(sel.size * ph_n * pw_n, 1, taps)
+        chunk = max(1, (1 << 24) // max(1, channels * ph_n * pw_n * taps))  # ~16M gathered values at a time
+        for c0 in range(0, sel.size, chunk):
+            rows = slice(c0 * ph_n * pw_n, (c0 + chunk) * ph_n * pw_n)
+            ii = from_numpy(np.ascontiguousarray(idx_all[rows]).ravel())
+            ww = from_numpy(np.ascontiguousarray(w_all[rows])).to(input.dtype)
+            vals = flat.index_select(0, ii).reshape(ww.shape[0], taps, channels)
+            pieces.append(torch.bmm(ww, vals).reshape(ww.shape[0], channels))
+            order.append(sel[c0:c0 + chunk])
+    res = torch.cat(pieces, 0) if len(pieces) > 1 else pieces[0]
+    res = res.reshape(k, ph_n, pw_n, channels)
+    perm = np.concatenate(order)
+    if not np.array_equal(perm, np.arange(k)):
+        res = res.index_select(0, from_numpy(np.argsort(perm, kind="stable")))
+    return res.permute(0, 3, 1, 2).contiguous()
 
 
 class RoIAlign(Module):
