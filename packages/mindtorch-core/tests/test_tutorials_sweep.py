@@ -1632,10 +1632,13 @@ def test_getitem_with_0d_tensor_pairs_backward(reftorch):
 
 
 def test_embedding_unknown_id_raises_index_error(reftorch):
-    # an out-of-vocabulary word id: torch raises IndexError (we raised the Gather kernel's RuntimeError)
+    # an out-of-vocabulary word id: torch raises IndexError (we raised the Gather kernel's RuntimeError), and a
+    # negative id too (MindSpore's Gather wrapped it to a row from the end: a silently wrong embedding)
     for T in (torch, reftorch):
-        with pytest.raises(IndexError, match="index out of range in self"):
-            T.nn.Embedding(3, 2)(T.tensor([[0, 3]]))
+        for ids in ([[0, 3]], [[0, -1]], -2):
+            with pytest.raises(IndexError, match="index out of range in self"):
+                T.nn.Embedding(3, 2)(T.tensor(ids))
+        assert T.nn.Embedding(3, 2)(T.tensor(2)).shape == (2,)
 
 
 def test_bilstm_crf_scoring_matches_torch(reftorch):

@@ -1403,6 +1403,11 @@ def embedding(input: Any, weight: Any, padding_idx: Optional[int] = None, max_no
         raise RuntimeError(
             "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got "
             f"{D.torch_name(input.dtype)} instead (while checking arguments for embedding)")
+    if _ms.device_target() == "CPU" and _MsTensor.asnumpy(input).min(initial=0) < 0:
+        # MindSpore's Gather wraps a negative id to a row from the end (a silently wrong embedding); torch raises.
+        # On CPU the ids are host memory and kernels run synchronously, so the check is a numpy min (~1 us for a
+        # batch of token ids); on GPU/Ascend it would cost a device sync per call, so it is not made there.
+        raise IndexError("index out of range in self")
     if max_norm is not None:
         _embedding_renorm(weight, input, max_norm, norm_type)
     try:
