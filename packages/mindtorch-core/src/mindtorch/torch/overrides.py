@@ -23,6 +23,11 @@ def _disabled_torch_function_impl(func: Callable, types: Any, args: Any = (), kw
     return func(*args, **(kwargs or {}))
 
 
+# types that never override, answered without a lookup (F.has_torch_function runs on every call of library code)
+_BUILTIN_TYPES = frozenset((int, float, bool, complex, str, type(None), list, tuple, dict))
+
+
+@functools.lru_cache(maxsize=None)
 def _plain_types() -> tuple:
     from ._tensor import Tensor
     from .nn.parameter import Parameter
@@ -32,7 +37,7 @@ def _plain_types() -> tuple:
 
 def _has_override(obj: Any) -> bool:
     tp = type(obj)
-    if tp in _plain_types() or tp in (int, float, bool, complex, str, type(None), list, tuple, dict):
+    if tp in _BUILTIN_TYPES or tp in _plain_types():
         return False
     impl = getattr(tp, "__torch_function__", None)
     if impl is None:

@@ -44,6 +44,7 @@ import numpy as np
 from . import _dtype as D
 from ._device import device as _device_cls
 from ._tensor import Size, Tensor
+from .storage import LEGACY_CLASSES
 
 __all__ = ["save", "load", "DEFAULT_PROTOCOL"]
 
@@ -55,13 +56,9 @@ _CHUNK = 64 << 20
 
 FileLike = Union[str, os.PathLike, BinaryIO, IO[bytes]]
 
-# torch storage class name <-> dtype. bf16 has no numpy dtype: its bytes travel as uint16.
-_STORAGE_NAME = {
-    D.float32: "FloatStorage", D.float64: "DoubleStorage", D.float16: "HalfStorage", D.bfloat16: "BFloat16Storage",
-    D.int8: "CharStorage", D.int16: "ShortStorage", D.int32: "IntStorage", D.int64: "LongStorage",
-    D.uint8: "ByteStorage", D.bool: "BoolStorage", D.complex64: "ComplexFloatStorage",
-    D.complex128: "ComplexDoubleStorage",
-}
+# torch storage class name <-> dtype (storage.py's legacy classes). bf16 has no numpy dtype: its bytes travel as
+# uint16.
+_STORAGE_NAME = {cls.dtype: cls.__name__ for cls in LEGACY_CLASSES}
 _STORAGE_DTYPE = {v: k for k, v in _STORAGE_NAME.items()}
 _DTYPE_NAMES = {
     "float32": D.float32, "float": D.float32, "float64": D.float64, "double": D.float64, "float16": D.float16,

@@ -188,12 +188,15 @@ LEGACY_CLASSES = (FloatStorage, DoubleStorage, HalfStorage, BFloat16Storage, Lon
                   ShortStorage, CharStorage, ByteStorage, BoolStorage, ComplexFloatStorage, ComplexDoubleStorage)
 
 
+_CLASS_OF = {cls.dtype: cls for cls in LEGACY_CLASSES}
+
+
 def legacy_class(dtype: Any) -> type:
     """The legacy storage class of `dtype` (what `Tensor.storage_type()` returns)."""
-    for cls in LEGACY_CLASSES:
-        if cls.dtype == dtype:
-            return cls
-    raise RuntimeError(f"no storage class for dtype {D.torch_name(dtype)}")
+    cls = _CLASS_OF.get(dtype)
+    if cls is None:
+        raise RuntimeError(f"no storage class for dtype {D.torch_name(dtype)}")
+    return cls
 
 
 def _quantized(name: str) -> type:

@@ -82,13 +82,15 @@ def _rtruediv(self: Any, other: Any) -> Any:
     return P.mul(_impl("reciprocal")(self), other)
 
 
-# in-place forms whose implementation differs from the out-of-place one (torch 1.12 warns once per C++ call site)
+# reflected and in-place forms whose implementation is not derived from the out-of-place one: `other / t` (above);
+# `//=` (torch 1.12 warns once per C++ call site, the in-place one its own)
+_REFLECTED_IMPL = {"truediv": _rtruediv}
 _INPLACE_IMPL = {"floordiv": P.floor_divide_}
 
 for _name, _fn, _r, _i in _BINARY:
     register(f"__{_name}__", function=False)(_fn)
     if _r:
-        register(f"__r{_name}__", function=False)(_rtruediv if _name == "truediv" else _reflected(_fn))
+        register(f"__r{_name}__", function=False)(_REFLECTED_IMPL.get(_name) or _reflected(_fn))
     if _i:
         register(f"__i{_name}__", function=False, writes_self=True)(_INPLACE_IMPL.get(_name, _fn))
 

@@ -493,13 +493,19 @@ def index_add(input: Any, dim: int, index: Any, source: Any, *, alpha: Any = 1) 
     if d not in (D.int64, D.bool):
         return mint.index_add(input, dim, index.astype(D.int32), src.astype(d))
     # MindSpore 2.10's CPU IndexAdd has no int64 or bool kernel: the same sum as this table's scatter_add, with
-    # the index spread along `dim` over source's shape (bool adds as logical or, as torch's)
-    shape = [1] * max(len(_shape(src)), 1)
-    shape[dim] = -1
-    spread = mint.broadcast_to(mint.reshape(ops.cast(index, D.int64), tuple(shape)), tuple(_shape(src)))
+    # the index spread along `dim` (bool adds as logical or, as torch's)
     work = D.int64 if d is D.int64 else D.uint8
-    out = _registry.kernel("scatter_add")(ops.cast(input, work), dim, spread, ops.cast(src, work))
+    out = _registry.kernel("scatter_add")(ops.cast(input, work), dim, _spread_index(index, dim, src),
+                                          ops.cast(src, work))
     return out if d is work else mint.ne(out, 0)
+
+
+def _spread_index(index: Any, dim: int, source: Any) -> Any:
+    """The 1-D `index` of the index_* ops as the scatter_* ops take it: int64, laid along `dim` and broadcast over
+    source's shape (index_add(input, dim, index, source) is scatter_add(input, dim, spread, source))."""
+    shape = [1] * max(len(_shape(source)), 1)
+    shape[dim] = -1
+    return mint.broadcast_to(mint.reshape(ops.cast(index, D.int64), tuple(shape)), tuple(_shape(source)) or (1,))
 
 
 @register("index_copy", inplace=True)
@@ -688,10 +694,6 @@ def index_reduce(input: Any, dim: int, index: Any, source: Any, reduce: str, *, 
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
     nd = len(_shape(input))
     dim = wrap_dim(dim, max(nd, 1))
-    idx = index.asnumpy().astype(np.int64).reshape(-1)
-    if idx.size != (_shape(source)[dim] if len(_shape(source)) else 1):
+    if int(np.prod(_shape(index))) != (_shape(source)[dim] if len(_shape(source)) else 1):
         raise IndexError("index_reduce_(): Number of indices should be equal to source.size(dim)")
-    shape = [1] * len(_shape(source))
-    shape[dim] = -1
-    full = np.broadcast_to(idx.reshape(shape), _shape(source)).copy()
-    return scatter_reduce(input, dim, _MsTensor(full), source, reduce, include_self=include_self)
+    return scatter_reduce(input, dim, _spread_index(index, dim, source), source, reduce, include_self=include_self)

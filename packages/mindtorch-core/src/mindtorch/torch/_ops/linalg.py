@@ -1080,7 +1080,7 @@ def linalg_multi_dot(tensors: Any, *, out: Any = None) -> Any:
             raise RuntimeError(f"multi_dot(): {where} must be {kind} but got {d}D")
         if t.dtype != ts[0].dtype:  # torch names the dtypes as C types here ("float", "double")
             raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor 0 is "
-                               f"{_c_name(ts[0].dtype)} and tensor {i} {_c_name(t.dtype)}")
+                               f"{D.cpp_name(ts[0].dtype)} and tensor {i} {D.cpp_name(t.dtype)}")
     first_vec, last_vec = len(_shape(ts[0])) == 1, len(_shape(ts[-1])) == 1
     if first_vec:
         ts[0] = mint.unsqueeze(ts[0], 0)
@@ -1098,10 +1098,6 @@ def linalg_multi_dot(tensors: Any, *, out: Any = None) -> Any:
     if first_vec:
         r = mint.squeeze(r, 0)
     return r
-
-
-def _c_name(d: Any) -> str:
-    return D.cpp_name(d)
 
 
 @register("linalg_vecdot", method=False, function=False, namespaces=("linalg",))
@@ -1330,8 +1326,8 @@ def _lapack(name: str, *arrays: np.ndarray) -> Any:
 
 
 def _batched(fn: Any, *arrays: np.ndarray) -> Any:
-    """fn on each matrix of the broadcast batch of `arrays`: the first (..., r, c), the second (if any) a vector
-    per matrix (..., k) (tau) -> (batch shape, stacked outputs or None for an empty batch)."""
+    """fn on each matrix of the broadcast batch of `arrays`: the second (if any) a vector per matrix (..., k)
+    (tau), the others matrices (..., r, c) -> (batch shape, stacked outputs or None for an empty batch)."""
     nds = [1 if i == 1 and len(arrays) > 1 else 2 for i in range(len(arrays))]
     batch = np.broadcast_shapes(*(a.shape[:a.ndim - k] for a, k in zip(arrays, nds)))
     flat = [np.broadcast_to(a, batch + a.shape[a.ndim - k:]).reshape((-1,) + a.shape[a.ndim - k:])
@@ -1409,12 +1405,8 @@ def ormqr(input: Any, tau: Any, other: Any, left: bool = True, transpose: bool =
         lwork = max(1, cm.shape[1] if left else cm.shape[0]) * 64
         return f(side, trans, v, tv, np.array(cm, copy=True), lwork)[0]
 
-    nb = np.broadcast_shapes(a.shape[:-2], t.shape[:-1], c.shape[:-2])
-    aa = np.broadcast_to(a, nb + a.shape[-2:]).reshape((-1,) + a.shape[-2:])
-    tt = np.broadcast_to(t, nb + t.shape[-1:]).reshape((-1,) + t.shape[-1:]).astype(a.dtype)
-    cc = np.broadcast_to(c, nb + c.shape[-2:]).reshape((-1,) + c.shape[-2:]).astype(a.dtype)
-    res = np.stack([one(*p) for p in zip(aa, tt, cc)]).reshape(nb + c.shape[-2:]) if aa.shape[0] else \
-        np.zeros(nb + c.shape[-2:], a.dtype)
+    batch, res = _batched(one, a, t.astype(a.dtype), c.astype(a.dtype))
+    res = np.zeros(batch + c.shape[-2:], a.dtype) if res is None else res
     return _host_op(lambda x, y, z: _out(res, x), _no_vjp("torch.ormqr"), input, tau, other)
 
 

@@ -1082,8 +1082,6 @@ def histogramdd(input: Any, bins: Any = 10, range: Any = None, weight: Any = Non
     return histogramdd_t(np_to_ms(hist, dt), tuple(np_to_ms(e, dt) for e in edges))
 
 
-
-
 @register("get_device", method=False)
 def get_device(input: Any) -> int:
     """-1 for a CPU tensor (torch's answer); the device index on an accelerator target."""
@@ -1114,10 +1112,8 @@ def conj_physical(input: Any) -> Any:
 @register("narrow_copy")
 def narrow_copy(input: Any, dim: int, start: int, length: int) -> Any:
     """narrow(...) as a new tensor with its own storage."""
-    from ._registry import kernel as _k
-
-    return ops.add(_k("narrow")(input, dim, start, length), 0) if input.dtype != ms.bool_ else ops.logical_and(
-        _k("narrow")(input, dim, start, length), True)
+    view = kernel("narrow")(input, dim, start, length)
+    return ops.add(view, 0) if input.dtype != ms.bool_ else ops.logical_and(view, True)
 
 
 # Tensor-only queries of torch 1.12 for dense tensors

@@ -253,11 +253,11 @@ def _conv2d_im2col_banded(x: Any, w: Any, stride: Tuple[int, int], padding: Tupl
     """im2col + MatMul over bands of output rows, each band's column buffer within _IM2COL_MAX_ELEMENTS, so a large
     image (a detection FPN at 800 px) keeps the im2col path's speed without one huge buffer. Each band reads the
     input rows its outputs need (a narrow view); the bands are concatenated along H. One band: the plain path."""
-    (sh, _), (ph, pw), (dh, _) = stride, padding, dilation
+    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
     n, c, h, wd = _shape(x)
     o, cg, kh, kw = _shape(w)
     ho = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
-    wo = (wd + 2 * pw - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    wo = (wd + 2 * pw - dw * (kw - 1) - 1) // sw + 1
     rows = max(1, _IM2COL_MAX_ELEMENTS // max(1, n * c * kh * kw * wo))
     if rows >= ho or (kh == kw == 1 and stride == (1, 1)):  # fits, or a 1x1 convolution (no column buffer)
         return _conv2d_im2col(x, w, stride, padding, dilation, groups)
@@ -2731,11 +2731,10 @@ def feature_dropout(input: Any, p: float, train: bool) -> Any:
 
 
 register("feature_dropout", method=False)(feature_dropout)
-register("dropout_", method=False)(_inplace_dropout(lambda x, p, t: dropout(x, p, t)))
-register("alpha_dropout_", method=False)(_inplace_dropout(lambda x, p, t: alpha_dropout(x, p, t)))
+register("dropout_", method=False)(_inplace_dropout(dropout))
+register("alpha_dropout_", method=False)(_inplace_dropout(alpha_dropout))
 register("feature_dropout_", method=False)(_inplace_dropout(feature_dropout))
-register("feature_alpha_dropout_", method=False)(
-    _inplace_dropout(lambda x, p, t: feature_alpha_dropout(x, p, t)))
+register("feature_alpha_dropout_", method=False)(_inplace_dropout(feature_alpha_dropout))
 
 
 @register("native_dropout", method=False)
@@ -2948,16 +2947,16 @@ def segment_reduce(data: Any, reduce: str, *, lengths: Any = None, indices: Any 
     empty = {"sum": 0.0, "mean": np.nan, "max": -np.inf, "min": np.inf}[reduce] if initial is None else initial
     outs, start = [], 0
     fn = {"sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min}[reduce]
+    # initial takes part in the reduction (mean: (initial + sum) / length)
+    with_initial = {"sum": lambda a, n: a + initial, "mean": lambda a, n: a + initial / n,
+                    "max": lambda a, n: np.maximum(a, initial), "min": lambda a, n: np.minimum(a, initial)}[reduce]
     for n in ln:
         seg = xs[start:start + n]
         if n == 0:
             outs.append(np.full(xs.shape[1:], float(empty)))
         else:
             r = fn(seg, axis=0)
-            if initial is not None:  # initial takes part in the reduction (mean: (initial + sum) / length)
-                r = {"sum": lambda a: a + initial, "mean": lambda a: a + initial / n,
-                     "max": lambda a: np.maximum(a, initial), "min": lambda a: np.minimum(a, initial)}[reduce](r)
-            outs.append(r)
+            outs.append(r if initial is None else with_initial(r, n))
         start += n
     res = np.moveaxis(np.stack(outs), 0, axis) if outs else np.zeros((0,) + xs.shape[1:])
     from .creation import np_to_ms
@@ -3012,7 +3011,6 @@ def _rnn_sequence(mode: str, input: Any, h0: Any, c0: Any, params: Sequence[Any]
     if batch_first:
         x = ops.transpose(x, (1, 0, 2))
     return (x, h_n, c_n) if c_n is not None else (x, h_n)
-
 
 
 @register("lstm", method=False)

@@ -598,6 +598,9 @@ _unary("trunc", _round_int_safe(mint.trunc), floating=False, aliases=("fix",), r
 _unary("frac", lambda x: mint.sub(x, mint.trunc(x)), floating=False, refuse=(D.bool, *D.all_int_type))
 
 
+_ROUND = _zero_grad(mint.round)
+
+
 @register("round", inplace=True)
 def round(input: Any, *, decimals: Optional[int] = None) -> Any:
     """Round half to even; `decimals` scales by 10**decimals first, as torch does. Integer inputs are returned
@@ -607,7 +610,7 @@ def round(input: Any, *, decimals: Optional[int] = None) -> Any:
     if id(input.dtype) not in _FLOATS:
         return input
     if not decimals:
-        return _zero_grad(mint.round)(input)
+        return _ROUND(input)
     # the scale as a tensor of input's dtype: MindSpore rounds a Python scalar to float32 for a float64 tensor
     # (round(-10., decimals=1) gave -9.99999985)
     s = _MsTensor(10.0 ** decimals, dtype=input.dtype)

@@ -224,8 +224,7 @@ def _empty_reduction(x: Any, dims: Tuple[int, ...], keepdim: builtins.bool, name
     for d in dims:
         if shp[d] == 0:
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
-    out = tuple(1 if j in dims else n for j, n in enumerate(shp) if keepdim or j not in dims)
-    return ops.zeros(out, dtype if dtype is not None else x.dtype)
+    return ops.zeros(_reduced_shape(shp, dims, keepdim), dtype if dtype is not None else x.dtype)
 
 
 _REAL_FLOATS = frozenset(map(id, D.all_float_type))
@@ -454,8 +453,7 @@ def logsumexp(input: Any, dim: Any, keepdim: builtins.bool = False) -> Any:
         return x
     ax = tuple(range(x.ndim)) if dims is None else dims
     if 0 in _shape(x):  # log of an empty sum: -inf (MindSpore's CPU sum over an empty input is not 0)
-        return ops.fill(x.dtype, tuple(1 if j in ax else n for j, n in enumerate(_shape(x))
-                                       if keepdim or j not in ax), -math.inf)
+        return ops.fill(x.dtype, _reduced_shape(_shape(x), ax, keepdim), -math.inf)
     m = mint.amax(x, ax, True)
     m = mint.where(ops.isinf(m), ops.zeros_like(m), m)
     s = mint.log(mint.sum(mint.exp(mint.sub(x, m)), ax, True))
@@ -495,8 +493,7 @@ def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: builtins.bool = F
         if p_inf and any(_shape(x)[j] == 0 for j in ax):
             raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on an empty tensor because the "
                                "operation does not have an identity")
-        return ops.zeros(tuple(1 if j in ax else n for j, n in enumerate(_shape(x)) if keepdim or j not in ax),
-                         x.dtype)
+        return ops.zeros(_reduced_shape(_shape(x), ax, keepdim), x.dtype)
     a = mint.abs(x)
     if p == "fro" or p == 2:
         return mint.sqrt(mint.sum(mint.mul(a, a), ax, keepdim))

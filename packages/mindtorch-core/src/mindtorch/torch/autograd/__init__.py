@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+import functools
 import weakref
 from typing import Any, Optional, Sequence, Tuple
 
@@ -220,11 +221,16 @@ def remember_for_double_backward(out: Any, *data: Any) -> None:
     node = _ms.grad_node(out)
     if node is None:
         return
-    if len(_REMEMBERED) > 64:  # drop the entries whose outputs are gone
-        for k in [k for k, ref in _REMEMBERED.items() if ref() is None]:
-            del _REMEMBERED[k]
     out.__dict__["_mt_double_backward"] = data
-    _REMEMBERED[(node._unique_id(), node._sequence_nr())] = weakref.ref(out)
+    key = (node._unique_id(), node._sequence_nr())
+    _REMEMBERED[key] = weakref.ref(out, functools.partial(_forget, key))
+
+
+def _forget(key: Any, ref: Any, table: dict = _REMEMBERED) -> None:
+    """The weak reference's callback: `out` is gone, drop its entry (unless a newer one took the key). Keeps
+    `_REMEMBERED` to the live outputs without a scan per call (a loop of many log_softmax outputs kept alive)."""
+    if table.get(key) is ref:  # (the table bound here: module globals may be gone at interpreter exit)
+        del table[key]
 
 
 def _remembered(node: Any) -> Any:
@@ -276,7 +282,7 @@ def _refuse_double_backward(op: str) -> Any:
 
 _REBUILDABLE = frozenset({"LogSoftmax", "SparseSoftmaxCrossEntropyWithLogits"})
 _SECOND_ORDER_HOOKS = {**{k: _refuse_double_backward(k) for k in _NO_DOUBLE_BACKWARD},
-"SumExt": _reduction_grads(False), "ReduceSum": _reduction_grads(False),
+                       "SumExt": _reduction_grads(False), "ReduceSum": _reduction_grads(False),
                        "MeanExt": _reduction_grads(True), "ReduceMean": _reduction_grads(True)}
 
 

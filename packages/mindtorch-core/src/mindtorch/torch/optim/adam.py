@@ -35,9 +35,11 @@ class Adam(Optimizer):
         _check(lr, eps, betas, weight_decay)
         # torch 1.12's key order (Adam: maximize, foreach; AdamW: foreach, maximize); `differentiable` and `fused`
         # (torch >= 1.13/2.0) are accepted and ignored: the single-tensor update is what they compute.
-        order = ("foreach", "maximize") if self._decoupled else ("maximize", "foreach")
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad)
-        defaults.update((k, {"maximize": maximize, "foreach": foreach}[k]) for k in order)
+        if self._decoupled:
+            defaults.update(foreach=foreach, maximize=maximize)
+        else:
+            defaults.update(maximize=maximize, foreach=foreach)
         defaults["capturable"] = capturable
         super().__init__(params, defaults)
 

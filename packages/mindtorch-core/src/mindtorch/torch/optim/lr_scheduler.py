@@ -123,15 +123,19 @@ class _LRScheduler:
             elif self.optimizer._step_count < 1:
                 warnings.warn(_STEP_ORDER_WARNING, UserWarning)
         self._step_count += 1
+        if epoch is None:
+            self.last_epoch += 1
+            self._write_lrs(self.get_lr, epoch)
+        else:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning)
+            self.last_epoch = epoch
+            self._write_lrs(getattr(self, "_get_closed_form_lr", self.get_lr), epoch)
+
+    def _write_lrs(self, compute: Callable[[], List[float]], epoch: Any) -> None:
+        """Put `compute()`'s learning rates into the param groups (`get_lr()` called from it does not warn)."""
         self._get_lr_called_within_step = True
         try:
-            if epoch is None:
-                self.last_epoch += 1
-                values = self.get_lr()
-            else:
-                warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning)
-                self.last_epoch = epoch
-                values = self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr") else self.get_lr()
+            values = compute()
         finally:
             self._get_lr_called_within_step = False
         for i, (group, lr) in enumerate(zip(self.optimizer.param_groups, values)):
@@ -394,15 +398,7 @@ class CosineAnnealingWarmRestarts(_LRScheduler):
                 self.T_cur = epoch
         self.last_epoch = math.floor(epoch)
         # torch 1.12's override neither counts steps nor checks the step order
-        self._get_lr_called_within_step = True
-        try:
-            values = self.get_lr()
-        finally:
-            self._get_lr_called_within_step = False
-        for i, (group, lr) in enumerate(zip(self.optimizer.param_groups, values)):
-            group["lr"] = lr
-            self.print_lr(self.verbose, i, lr, epoch)
-        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+        self._write_lrs(self.get_lr, epoch)
 
 
 class SequentialLR(_LRScheduler):
