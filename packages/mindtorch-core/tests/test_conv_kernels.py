@@ -1,5 +1,6 @@
-"""The CPU convolution kernels behind conv1d/conv2d (`_conv2d_kernel`): MindSpore's native kernel and im2col +
-MatMul, each against real torch (values and gradients), and the measured choice between them (`_autotune`)."""
+"""The CPU convolution kernels behind conv1d/conv2d (`_conv2d_kernel`): oneDNN's (float32, chosen without
+measuring when the library loads), MindSpore's native kernel and im2col + MatMul, each against real torch (values
+and gradients), and the measured choice between the MindSpore ones (`_autotune`)."""
 import warnings
 
 import numpy as np
@@ -7,7 +8,7 @@ import pytest
 from _compare import assert_same
 
 import mindtorch.torch as torch
-from mindtorch.torch._ops import _autotune
+from mindtorch.torch._ops import _autotune, _onednn
 
 F = torch.nn.functional
 
@@ -27,7 +28,10 @@ def pinned(pin_kernel):
     return lambda kernel: pin_kernel("conv2d", kernel)
 
 
-@pytest.mark.parametrize("kernel", ["native", "im2col"])
+KERNELS = ["native", "im2col"] + (["onednn"] if _onednn.available() else [])
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("case", CASES, ids=[f"{c[0]}x{c[1]}-{sorted(c[2])}" for c in CASES])
 def test_conv2d_kernel_matches_torch(reftorch, pinned, kernel, case):
     pinned(kernel)
@@ -63,7 +67,9 @@ def test_autotune_measures_once_per_signature_and_keeps_the_winner(monkeypatch):
     x, w = torch.randn(2, 3, 8, 8), torch.randn(4, 3, 3, 3)
     first = F.conv2d(x, w)
     table = _autotune._CHOSEN["conv2d"]
-    assert len(table) == 1 and next(iter(table.values())) in ("native", "im2col")
+    # oneDNN's convolution is chosen without measuring (10-200x the others); without it, a measured choice
+    assert len(table) == 1 and next(iter(table.values())) in (("onednn",) if _onednn.available() else
+                                                                ("native", "im2col"))
     again = F.conv2d(x, w)
     assert len(table) == 1  # same signature: no new measurement
     np.testing.assert_allclose(again.numpy(), first.numpy(), rtol=1e-5, atol=1e-5)

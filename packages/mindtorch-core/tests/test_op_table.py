@@ -303,7 +303,7 @@ SAMPLES = {
     "view_as_real": lambda: ((torch.ones(2, dtype=torch.complex64),), {}), "view_as_complex": lambda: ((X(3, 2),), {}),
     # one RNN layer, one direction (nn/modules/rnn.py): mode, x (T, B, I), h, c, w_ih, w_hh, b_ih, b_hh, reverse
     # the 2-d convolution kernel under conv1d/conv2d (_ops/nn_ops.py): x, w, stride, padding, dilation, groups
-    "_conv2d_kernel": lambda: ((X(2, 4, 6, 6), X(6, 2, 3, 3), (1, 2), (1, 0), (1, 1), 2), {}),
+    "_conv2d_kernel": lambda: ((X(2, 4, 6, 6), X(6, 2, 3, 3), None, (1, 2), (1, 0), (1, 1), 2), {}),
     # the batch norm kernels under F.batch_norm (_ops/nn_ops.py): input, [running_mean, running_var,] weight, bias,
     # eps[, stats]
     "_batch_norm_train": lambda: ((X(4, 3, 2), X(3), X(3), 1e-5, True), {}),

@@ -47,10 +47,13 @@ _LARGE = os.environ.get("MINDTORCH_TEST_LARGE_MODELS") == "1"
 
 
 @pytest.fixture(autouse=True)
-def _im2col_conv(monkeypatch):
-    # core measures MindSpore's native Conv2D against im2col + MatMul once per input signature; detection heads
-    # see a new signature for every RoI count, and the native kernel is seconds slower on some hosts
-    monkeypatch.setenv("MINDTORCH_KERNEL_CONV2D", "im2col")
+def _no_measured_conv(monkeypatch):
+    # detection heads see a new input signature for every RoI count: without oneDNN, core would time MindSpore's
+    # native Conv2D (seconds slower on some hosts) against im2col + MatMul for each one
+    from mindtorch.torch._ops import _onednn
+
+    if not _onednn.available():
+        monkeypatch.setenv("MINDTORCH_KERNEL_CONV2D", "im2col")
 
 
 @pytest.fixture(scope="module")

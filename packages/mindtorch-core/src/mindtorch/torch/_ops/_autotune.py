@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Callable, Dict, Hashable, Sequence, Tuple
+from typing import Any, Callable, Dict, Hashable, Optional, Sequence, Tuple
 
 import mindspore as ms
 
@@ -52,9 +52,11 @@ def choice(op: str, signature: Hashable) -> Any:
     return _CHOSEN.get(op, {}).get(signature)
 
 
-def run(op: str, signature: Hashable, candidates: Sequence[Tuple[str, Callable[[], Any]]]) -> Any:
+def run(op: str, signature: Hashable, candidates: Sequence[Tuple[str, Callable[[], Any]]],
+        preferred: Optional[str] = None) -> Any:
     """Run `op` for `signature` with the fastest of `candidates` ((name, thunk) pairs; each thunk computes the
-    same result), measuring them on first use."""
+    same result), measuring them on first use. `preferred`: a candidate known to win by far wherever it runs
+    (oneDNN's convolution): chosen without measuring, unless the environment pins another."""
     chosen = _CHOSEN.setdefault(op, {})
     name = chosen.get(signature)
     if name is None:
@@ -62,6 +64,8 @@ def run(op: str, signature: Hashable, candidates: Sequence[Tuple[str, Callable[[
         names = [n for n, _ in candidates]
         if pinned in names:
             name = chosen[signature] = pinned
+        elif preferred in names:
+            name = chosen[signature] = preferred
         else:
             out = _STRIKES.get(op, {})
             live = [c for c in candidates if out.get(c[0], 0) < _STRIKE_OUT] or list(candidates)

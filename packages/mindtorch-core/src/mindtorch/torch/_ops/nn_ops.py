@@ -23,7 +23,7 @@ from mindspore import mint, ops
 from .. import _dtype as D
 from .. import _ms
 from ..autograd.function import Function
-from . import _autotune
+from . import _autotune, _expand, _onednn
 from ._args import scalar_arg as _sc  # _sc(v, x): Python number v as x's scalar operand, exact for float64
 from ._registry import _DISPATCHERS, expose, inplace_source, kernel, register, write_back
 
@@ -105,6 +105,14 @@ def _spatial_slice(x: Any, starts: Sequence[int], steps: Sequence[int], counts: 
 
 
 # ---------------------------------------------------------------------------------------------- linear
+def _add_bias(out: Any, bias: Any) -> Any:
+    return _ADD_BIAS(*_expand.same_shape(out, bias)) if _CPU else _ADD_BIAS(out, bias)
+
+
+_ADD_BIAS = ops.add
+_CPU = _ms.device_target() == "CPU"
+
+
 @register("linear", function=False, method=False, namespaces=_NS)
 def linear(input: Any, weight: Any, bias: Any = None) -> Any:
     """y = x @ W^T + b.  input (*, in), weight (out, in), bias (out,) -> (*, out)."""
@@ -119,7 +127,7 @@ def linear(input: Any, weight: Any, bias: Any = None) -> Any:
         if bias is not None:
             # Add rather than BiasAdd (measured on CPU, forward + backward): as fast or faster (0.8-1.06x), and
             # LeNet's forward kept ~half as much memory per step with it (MindSpore retained BiasAdd's buffers)
-            out = ops.add(out, bias)
+            out = _add_bias(out, bias)
         return out if input.ndim == 2 else ops.reshape(out, shp[:-1] + (_shape(weight)[0],))
     out = ops.matmul(input, ops.transpose(weight, (1, 0)) if weight.ndim == 2 else weight)
     if bias is not None:
@@ -199,22 +207,32 @@ def _convnd(input: Any, weight: Any, bias: Any, stride: Any, padding: Any, dilat
         pad_arg = (0,) * len(pads)
     if n == 3:
         out = ops.conv3d(x, w, None, stride_t, "pad", pad_arg, dil_t, groups)
+        if bias is not None:
+            out = _add_bias(out, _reshape(bias, (1, -1, 1, 1, 1)))
     else:
-        out = _DISPATCHERS["_conv2d_kernel"](x, w, stride_t, pad_arg, dil_t, groups)
+        out = _DISPATCHERS["_conv2d_kernel"](x, w, bias, stride_t, pad_arg, dil_t, groups)
     if n == 1:
         out = ops.squeeze(out, 2)
-    if bias is not None:
-        out = ops.add(out, _reshape(bias, (1, -1) + (1,) * n))
     if unbatched:
         out = ops.squeeze(out, 0)
     return out
 
 
 @register("_conv2d_kernel", method=False, function=False)
+def _conv2d_kernel(x: Any, w: Any, bias: Any, stride: Tuple[int, int], padding: Tuple[int, int],
+                   dilation: Tuple[int, int], groups: int) -> Any:
+    """The 2-d convolution under conv1d/conv2d: x (N, C, H, W), w (O, C/groups, kH, kW), bias (O,) or None,
+    symmetric zero `padding` (pH, pW) -> (N, O, H_out, W_out). MindSpore's native kernel (GPU/Ascend)."""
+    return _with_bias(_conv2d_native(x, w, stride, padding, dilation, groups), bias)
+
+
+def _with_bias(out: Any, bias: Any) -> Any:
+    return out if bias is None else _add_bias(out, _reshape(bias, (1, -1, 1, 1)))
+
+
 def _conv2d_native(x: Any, w: Any, stride: Tuple[int, int], padding: Tuple[int, int], dilation: Tuple[int, int],
                    groups: int) -> Any:
-    """The 2-d convolution under conv1d/conv2d: x (N, C, H, W), w (O, C/groups, kH, kW), symmetric zero
-    `padding` (pH, pW) -> (N, O, H_out, W_out), no bias. MindSpore's native kernel."""
+    """MindSpore's native Conv2D, no bias."""
     return ops.conv2d(x, w, None, stride, "pad", padding, dilation, groups)
 
 
@@ -342,19 +360,77 @@ def _conv2d_native_node(x: Any, w: Any, stride: Tuple[int, int], padding: Tuple[
     return _NativeConv2d.apply(x, w, stride, padding, dilation, groups)
 
 
+class _OneDnnConv2d(Function):
+    """oneDNN's convolution (`_onednn`) as one autograd node: x (N, C, H, W), w (O, C/groups, kH, kW), bias (O,)
+    or None -> (N, O, H_out, W_out); backward computes dx (only when x needs it), dw and dbias with oneDNN.
+    Under create_graph the backward is MindSpore's Conv2DBackpropInput/Filter instead, which record their own
+    backward (as `_NativeConv2d`), so double backward works."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, w: Any, bias: Any, stride: Tuple[int, int], padding: Tuple[int, int],
+                dilation: Tuple[int, int], groups: int) -> Any:
+        ctx.save_for_backward(x, w)
+        ctx.geometry = (stride, padding, dilation, groups)
+        b = None if bias is None else _host_f32(bias)
+        return _MsTensor.from_numpy(_onednn.conv_forward(_host_f32(x), _host_f32(w), b, stride, padding, dilation,
+                                                         groups))
+
+    @staticmethod
+    def backward(ctx: Any, dout: Any) -> Tuple[Any, ...]:
+        x, w = ctx.saved_tensors
+        stride, padding, dilation, groups = ctx.geometry
+        need_x, need_w, need_b = ctx.needs_input_grad[:3]
+        if _ms.is_recording():  # create_graph: differentiable kernels
+            o, _, kh, kw = _shape(w)
+            grad_input, grad_filter = _conv2d_grad_prims(o, kh, kw, stride, padding, dilation, groups)
+            dx = grad_input(dout, w, _shape(x)) if need_x else None
+            dw = grad_filter(dout, x, _shape(w)) if need_w else None
+            db = ops.sum(dout, (0, 2, 3)) if need_b else None
+            return dx, dw, db, None, None, None, None
+        g = _host_f32(dout)
+        dx = dw = db = None
+        if need_x:
+            dx = _MsTensor.from_numpy(_onednn.conv_backward_data(g, _host_f32(w), _shape(x), stride, padding,
+                                                                 dilation, groups))
+        if need_w:
+            dw = _MsTensor.from_numpy(_onednn.conv_backward_weights(g, _host_f32(x), _shape(w), stride, padding,
+                                                                    dilation, groups))
+        if need_b:
+            db = _MsTensor.from_numpy(g.sum(axis=(0, 2, 3)))
+        return dx, dw, db, None, None, None, None
+
+
+def _host_f32(t: Any) -> np.ndarray:
+    """A float32 CPU tensor's data as a C-contiguous numpy array (shared memory when already contiguous)."""
+    return np.ascontiguousarray(_MsTensor.asnumpy(t))
+
+
+def _conv2d_onednn(x: Any, w: Any, bias: Any, stride: Tuple[int, int], padding: Tuple[int, int],
+                   dilation: Tuple[int, int], groups: int) -> Any:
+    if _ms.is_recording() and any(getattr(t, "_requires_grad", False) for t in (x, w, bias) if t is not None):
+        return _OneDnnConv2d.apply(x, w, bias, stride, padding, dilation, groups)
+    b = None if bias is None else _host_f32(bias)
+    return _MsTensor.from_numpy(_onednn.conv_forward(_host_f32(x), _host_f32(w), b, stride, padding, dilation,
+                                                     groups))
+
+
 @register("_conv2d_kernel", target="CPU", method=False, function=False)
-def _conv2d_cpu(x: Any, w: Any, stride: Tuple[int, int], padding: Tuple[int, int], dilation: Tuple[int, int],
-                groups: int) -> Any:
-    """On CPU, the faster of the native kernel and im2col + MatMul, measured per signature (`_autotune`)."""
+def _conv2d_cpu(x: Any, w: Any, bias: Any, stride: Tuple[int, int], padding: Tuple[int, int],
+                dilation: Tuple[int, int], groups: int) -> Any:
+    """On CPU: oneDNN's convolution for float32 (see `_onednn`: 10-200x MindSpore's CPU kernels); otherwise the
+    faster of the native kernel and im2col + MatMul, measured per signature (`_autotune`)."""
     xs, ws = _shape(x), _shape(w)
     if x.dtype == ms.float64:  # MindSpore's native CPU Conv2D has no float64 kernel: im2col is the only candidate
-        return _conv2d_im2col_banded(x, w, stride, padding, dilation, groups)
-    native = ("native", lambda: _conv2d_native_node(x, w, stride, padding, dilation, groups))
+        return _with_bias(_conv2d_im2col_banded(x, w, stride, padding, dilation, groups), bias)
+    native = ("native", lambda: _with_bias(_conv2d_native_node(x, w, stride, padding, dilation, groups), bias))
     if x.dtype not in (ms.float32, ms.float16):
         return native[1]()
     sig = (xs, ws, stride, padding, dilation, groups, x.dtype)
-    return _autotune.run("conv2d", sig, (
-        ("im2col", lambda: _conv2d_im2col_banded(x, w, stride, padding, dilation, groups)), native))
+    im2col = ("im2col", lambda: _with_bias(_conv2d_im2col_banded(x, w, stride, padding, dilation, groups), bias))
+    if x.dtype == ms.float32 and _onednn.available() and (bias is None or bias.dtype == ms.float32):
+        onednn = ("onednn", lambda: _conv2d_onednn(x, w, bias, stride, padding, dilation, groups))
+        return _autotune.run("conv2d", sig, (onednn, im2col, native), preferred="onednn")
+    return _autotune.run("conv2d", sig, (im2col, native))
 
 
 @register("conv1d", method=False, namespaces=_NS)
@@ -496,9 +572,88 @@ def _tiled_pool(x: Any, k: Sequence[int], n: int, kind: str) -> Any:
     return ops.sum(y, axes) if kind == "sum" else ops.mean(y, axes)
 
 
+class _OneDnnPool(Function):
+    """oneDNN's pooling (`_onednn`) as one autograd node: x (N, C, *spatial) -> (N, C, *out). Max pooling keeps
+    oneDNN's workspace (the argmax per window, the first maximum in row-major order as in torch) for backward.
+    Under create_graph the backward is built from MindSpore ops (recorded): the gradient of a pooling is linear in
+    the output gradient."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, alg: str, geometry: Tuple[Any, ...]) -> Any:
+        out, ws = _onednn.pool_forward(_host_f32(x), *_pool_call(x, alg, geometry), training=True)
+        ctx.save_for_backward(x)
+        ctx.alg, ctx.geometry, ctx.workspace = alg, geometry, ws
+        return _MsTensor.from_numpy(out)
+
+    @staticmethod
+    def backward(ctx: Any, dout: Any) -> Tuple[Any, ...]:
+        (x,) = ctx.saved_tensors
+        out_shape, alg, k, s, pl, pr, d = _pool_call(x, ctx.alg, ctx.geometry)
+        if _ms.is_recording():  # create_graph: the same gradient from recorded MindSpore ops
+            return _pool_grad_recorded(x, dout, ctx.alg, ctx.geometry), None, None
+        dx = _onednn.pool_backward(_host_f32(dout), _shape(x), alg, k, s, pl, pr, d, ctx.workspace)
+        return _MsTensor.from_numpy(dx), None, None
+
+
+def _pool_call(x: Any, alg: str, geometry: Tuple[Any, ...]) -> Tuple[Any, ...]:
+    """(out_shape, alg, kernel, stride, pad_left, pad_right, dilation) for `_onednn.pool_forward/backward`."""
+    k, s, pl, pr, d, outs, _ = geometry
+    return (*_shape(x)[:2], *outs), alg, k, s, pl, pr, d
+
+
+def _pool_grad_recorded(x: Any, dout: Any, alg: str, geometry: Tuple[Any, ...]) -> Any:
+    """d(pool)/dx applied to dout, as a function of dout built from MindSpore ops (recorded under create_graph):
+    the vjp of the MindSpore composition of the same pooling, which is linear in dout."""
+    from .._grad_mode import enable_grad
+    from ..autograd import grad as _grad
+
+    k, s, p, _, d, _, ceil_mode = geometry
+    with enable_grad():
+        xd = x.detach().requires_grad_(True)
+        if alg == "max":
+            y = _max_poolnd(xd, k, s, p, d, ceil_mode, False, len(k), composed=True)
+        else:
+            y = _avg_poolnd(xd, k, s, p, ceil_mode, alg == "avg_include", None, len(k), composed=True)
+        return _grad(y, xd, dout, create_graph=True)[0]
+
+
+def _onednn_pool_ok(x: Any, n: int) -> bool:
+    """oneDNN pooling applies: CPU float32 2-d pooling with the library loaded."""
+    return n == 2 and _CPU and x.dtype == ms.float32 and _onednn.available()
+
+
+def _pool_onednn(x: Any, alg: str, k: Sequence[int], s: Sequence[int], p: Sequence[int], d: Sequence[int],
+                 ceil_mode: bool) -> Any:
+    """Pooling with oneDNN, or None where its semantics differ from torch's (then the caller's MindSpore
+    composition runs): NaN in a max pooling's input (oneDNN's max skips NaN, torch's propagates it; one host
+    pass over x to tell), and an average over windows that ceil mode extends past the right padding (torch's
+    divisor stops at the padding, oneDNN's would count the extra)."""
+    sizes = _shape(x)[2:]
+    outs = [_pool_out(sz, ki, si, pi, di, ceil_mode) for sz, ki, si, pi, di in zip(sizes, k, s, p, d)]
+    if min(outs) <= 0 or min(_shape(x)[:2]) == 0:
+        return None
+    pr = [(o - 1) * si + di * (ki - 1) + 1 - sz - pi for sz, ki, si, pi, di, o in zip(sizes, k, s, p, d, outs)]
+    pr = [max(v, 0) for v in pr]
+    if any((sz + pi + r - (di * (ki - 1) + 1)) // si + 1 != o
+           for sz, ki, si, pi, di, o, r in zip(sizes, k, s, p, d, outs, pr)):
+        return None
+    if alg != "max" and any(r > pi for r, pi in zip(pr, p)):
+        return None
+    if alg == "max":
+        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is NaN too: then the exact path as well
+            if np.isnan(np.add.reduce(_MsTensor.asnumpy(x), axis=None)):
+                return None
+    geometry = (tuple(k), tuple(s), tuple(p), tuple(pr), tuple(d), tuple(outs), ceil_mode)
+    if _ms.is_recording() and getattr(x, "_requires_grad", False):
+        return _OneDnnPool.apply(x, alg, geometry)
+    out, _ = _onednn.pool_forward(_host_f32(x), *_pool_call(x, alg, geometry), training=False)
+    return _MsTensor.from_numpy(out)
+
+
 def _max_poolnd(input: Any, kernel_size: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: bool,
-                return_indices: bool, n: int) -> Any:
-    """Max pooling by window gathering: pad with -inf, take the k^n strided slices, reduce.
+                return_indices: bool, n: int, composed: bool = False) -> Any:
+    """Max pooling: oneDNN's kernel on CPU float32 (`_pool_onednn`), otherwise (and with `composed`) window
+    gathering: pad with -inf, take the k^n strided slices, reduce.
 
     Exact torch semantics (ceil_mode, dilation, padding, indices as flat positions in the unpadded plane) on
     any target, and differentiable through MindSpore's max/gather ops.
@@ -507,6 +662,10 @@ def _max_poolnd(input: Any, kernel_size: Any, stride: Any, padding: Any, dilatio
     unbatched = input.ndim == n + 1
     x = ops.expand_dims(input, 0) if unbatched else input
     sizes = _shape(x)[2:]
+    if not (return_indices or composed) and _onednn_pool_ok(x, n):
+        out = _pool_onednn(x, "max", k, s, p, d, ceil_mode)
+        if out is not None:
+            return ops.squeeze(out, 0) if unbatched else out
     if (not return_indices and tuple(k) == tuple(s) and not any(p) and all(v == 1 for v in d)
             and (not ceil_mode or all(sz % ki == 0 for sz, ki in zip(sizes, k)))):
         out = _tiled_pool(x, k, n, "max")
@@ -590,12 +749,16 @@ def max_pool3d_with_indices(input: Any, kernel_size: Any, stride: Any = None, pa
 
 
 def _avg_poolnd(input: Any, kernel_size: Any, stride: Any, padding: Any, ceil_mode: bool,
-                count_include_pad: bool, divisor_override: Optional[int], n: int) -> Any:
+                count_include_pad: bool, divisor_override: Optional[int], n: int, composed: bool = False) -> Any:
     """Average pooling by summing the k^n strided window slices, divided by torch's divisor."""
     k, s, p, d = _pool_args(kernel_size, stride, padding, 1, n)
     unbatched = input.ndim == n + 1
     x = ops.expand_dims(input, 0) if unbatched else input
     sizes = _shape(x)[2:]
+    if not (divisor_override or composed) and _onednn_pool_ok(x, n):
+        out = _pool_onednn(x, "avg_include" if count_include_pad else "avg_exclude", k, s, p, d, ceil_mode)
+        if out is not None:
+            return ops.squeeze(out, 0) if unbatched else out
     if tuple(k) == tuple(s) and not any(p) and (not ceil_mode or all(sz % ki == 0 for sz, ki in zip(sizes, k))):
         if divisor_override:
             out = ops.div(_tiled_pool(x, k, n, "sum"), float(divisor_override))

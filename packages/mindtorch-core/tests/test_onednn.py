@@ -1,0 +1,205 @@
+"""oneDNN's CPU kernels (`_ops/_onednn.py`, on the libdnnl inside MindSpore's wheel) behind conv2d/conv1d and
+max/avg pooling, against real torch: values and gradients over strides, padding, dilation, groups, ceil mode,
+ties and NaN, batches large enough to be split between two threads, non-contiguous inputs, double backward, and
+the fallback when the library is switched off. (Convolution geometries are also run per kernel in
+test_conv_kernels.py.)"""
+import os
+import subprocess
+import sys
+import warnings
+
+import mindspore as ms
+import numpy as np
+import pytest
+from _compare import assert_same
+
+import mindtorch.torch as torch
+from mindtorch.torch._ops import _onednn
+
+F = torch.nn.functional
+
+pytestmark = pytest.mark.skipif(ms.get_context("device_target") != "CPU" or not _onednn.available(),
+                                reason="oneDNN kernels are the CPU float32 path")
+
+
+def _pair(reftorch, *arrays):
+    mine = [torch.tensor(a, requires_grad=True) for a in arrays]
+    ref = [reftorch.tensor(a, requires_grad=True) for a in arrays]
+    return mine, ref
+
+
+def _check_grads(reftorch, mine, ref, out_m, out_r, rtol=1e-4, atol=1e-4):
+    """Backward of the same random output gradient through both; compare every input's gradient."""
+    g = np.random.RandomState(7).randn(*out_r.shape).astype(np.float32)
+    out_r.backward(reftorch.from_numpy(g))
+    out_m.backward(torch.tensor(g))
+    for m, r in zip(mine, ref):
+        assert_same(m.grad, r.grad, rtol=rtol, atol=atol)
+
+
+CONV = [  # input, weight, kwargs
+    ((16, 3, 12, 12), (6, 3, 5, 5), {}),  # batch split between the two threads
+    ((9, 4, 9, 8), (6, 2, 3, 3), dict(stride=2, padding=1, dilation=2, groups=2)),  # odd batch split
+    ((1, 4, 7, 7), (4, 1, 3, 3), dict(groups=4, padding=1)),
+    ((10, 8, 6, 6), (8, 8, 1, 1), dict(stride=2)),
+    ((2, 3, 10, 10), (5, 3, 4, 4), dict(padding="same")),
+]
+
+
+@pytest.mark.parametrize("case", CONV, ids=lambda c: f"{c[0]}x{c[1]}-{sorted(c[2])}")
+@pytest.mark.parametrize("bias", [True, False])
+def test_conv2d_values_and_grads(reftorch, case, bias):
+    xs, ws, kw = case
+    rng = np.random.RandomState(0)
+    arrays = [rng.randn(*xs).astype(np.float32), rng.randn(*ws).astype(np.float32)]
+    if bias:
+        arrays.append(rng.randn(ws[0]).astype(np.float32))
+    mine, ref = _pair(reftorch, *arrays)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's warning for 'same' with an even kernel
+        out_r = reftorch.nn.functional.conv2d(*ref, **kw)
+    out_m = F.conv2d(*mine, **kw)
+    assert_same(out_m, out_r, rtol=1e-5, atol=1e-5)
+    _check_grads(reftorch, mine, ref, out_m, out_r, rtol=1e-4, atol=2e-4)
+
+
+def test_conv2d_is_onednn_and_data_batch_gets_no_grad(reftorch):
+    x = torch.randn(8, 3, 9, 9)  # a data batch: no grad wanted, so no backward-data kernel
+    conv = torch.nn.Conv2d(3, 4, 3)
+    out = conv(x)
+    out.sum().backward()
+    assert x.grad is None and conv.weight.grad.shape == (4, 3, 3, 3) and conv.bias.grad.shape == (4,)
+    assert any(k[0] == "fwd" and k[1] == (4, 3, 9, 9) for k in _onednn._CACHE)  # batch 8 ran as two halves
+    ref = reftorch.nn.Conv2d(3, 4, 3)
+    with reftorch.no_grad():
+        ref.weight.copy_(reftorch.tensor(conv.weight.detach().numpy()))
+        ref.bias.copy_(reftorch.tensor(conv.bias.detach().numpy()))
+    r = ref(reftorch.tensor(x.numpy()))
+    r.sum().backward()
+    assert_same(conv.weight.grad, ref.weight.grad, rtol=1e-4, atol=1e-4)
+    assert_same(conv.bias.grad, ref.bias.grad, rtol=1e-5, atol=1e-4)
+
+
+def test_conv_non_contiguous_input_and_conv1d(reftorch):
+    rng = np.random.RandomState(3)
+    x = rng.randn(4, 3, 10, 12).astype(np.float32)
+    w = rng.randn(5, 3, 3, 3).astype(np.float32)
+    xt = torch.tensor(x).transpose(2, 3)  # (4, 3, 12, 10), a strided view
+    out = F.conv2d(xt, torch.tensor(w), padding=1)
+    ref = reftorch.nn.functional.conv2d(reftorch.tensor(x).transpose(2, 3), reftorch.tensor(w), padding=1)
+    assert_same(out, ref, rtol=1e-5, atol=1e-5)
+    x1, w1 = rng.randn(8, 4, 20).astype(np.float32), rng.randn(6, 4, 5).astype(np.float32)
+    mine, refs = _pair(reftorch, x1, w1)
+    out_m, out_r = F.conv1d(*mine, stride=2, padding=2), reftorch.nn.functional.conv1d(*refs, stride=2, padding=2)
+    assert_same(out_m, out_r, rtol=1e-5, atol=1e-5)
+    _check_grads(reftorch, mine, refs, out_m, out_r)
+
+
+POOL = [  # input shape, kwargs
+    ((16, 3, 8, 8), dict(kernel_size=2)),  # LeNet's pool, batch split
+    ((9, 2, 9, 7), dict(kernel_size=3, stride=2, padding=1)),  # ResNet's stem pool, odd batch
+    ((2, 2, 9, 9), dict(kernel_size=3, stride=2, ceil_mode=True)),
+    ((2, 2, 10, 11), dict(kernel_size=2, stride=2, ceil_mode=True)),
+    ((2, 2, 9, 9), dict(kernel_size=(3, 2), stride=(1, 2), padding=(1, 0))),
+]
+
+
+@pytest.mark.parametrize("case", POOL, ids=lambda c: f"{c[0]}-{sorted(c[1].items())}")
+def test_max_pool2d_values_and_grads_with_ties(reftorch, case):
+    xs, kw = case
+    rng = np.random.RandomState(1)
+    x = np.maximum(rng.randn(*xs), 0).astype(np.float32)  # ReLU output: many tied zeros in a window
+    x[..., 1, :] = x[..., 0, :]  # and tied equal maxima
+    mine, ref = _pair(reftorch, x)
+    out_m, out_r = F.max_pool2d(*mine, **kw), reftorch.nn.functional.max_pool2d(*ref, **kw)
+    assert_same(out_m, out_r, rtol=0, atol=0)
+    # the gradient goes to the first maximum of a window, as torch's
+    _check_grads(reftorch, mine, ref, out_m, out_r, rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize("case", POOL + [((2, 2, 9, 9), dict(kernel_size=3, stride=2, padding=1, ceil_mode=True))],
+                         ids=lambda c: f"{c[0]}-{sorted(c[1].items())}")
+@pytest.mark.parametrize("count_include_pad", [True, False])
+def test_avg_pool2d_values_and_grads(reftorch, case, count_include_pad):
+    xs, kw = case
+    rng = np.random.RandomState(2)
+    mine, ref = _pair(reftorch, rng.randn(*xs).astype(np.float32))
+    out_m = F.avg_pool2d(*mine, count_include_pad=count_include_pad, **kw)
+    out_r = reftorch.nn.functional.avg_pool2d(*ref, count_include_pad=count_include_pad, **kw)
+    assert_same(out_m, out_r, rtol=1e-5, atol=1e-6)
+    _check_grads(reftorch, mine, ref, out_m, out_r, rtol=1e-5, atol=1e-6)
+
+
+def test_max_pool2d_propagates_nan_and_handles_inf(reftorch):
+    """oneDNN's max skips NaN where torch's propagates it: such inputs take the composed path."""
+    x = np.random.RandomState(5).randn(2, 2, 6, 6).astype(np.float32)
+    x[0, 0, 0, 0] = np.nan
+    x[1, 1, 2, 2] = np.inf
+    x[1, 0] = -np.inf
+    out = F.max_pool2d(torch.tensor(x), 2)
+    ref = reftorch.nn.functional.max_pool2d(reftorch.tensor(x), 2)
+    np.testing.assert_array_equal(out.numpy(), ref.numpy())
+
+
+def test_pooling_unbatched_and_non_contiguous(reftorch):
+    x = np.random.RandomState(6).randn(3, 10, 12).astype(np.float32)
+    out = F.max_pool2d(torch.tensor(x), 2)  # (C, H, W)
+    ref = reftorch.nn.functional.max_pool2d(reftorch.tensor(x), 2)
+    assert_same(out, ref, rtol=0, atol=0)
+    out = F.avg_pool2d(torch.tensor(x).transpose(1, 2).unsqueeze(0), 3, 2)
+    ref = reftorch.nn.functional.avg_pool2d(reftorch.tensor(x).transpose(1, 2).unsqueeze(0), 3, 2)
+    assert_same(out, ref, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("pool", [False, True], ids=["conv", "conv+maxpool"])
+def test_double_backward(reftorch, pool):
+    """WGAN-GP's gradient penalty, d/dw of |d out / d x|^2, through conv2d (and max pooling)."""
+    rng = np.random.RandomState(8)
+    mine, ref = _pair(reftorch, rng.randn(8, 2, 6, 6).astype(np.float32), rng.randn(3, 2, 3, 3).astype(np.float32))
+
+    def penalty(t, x, w):
+        y = t.nn.functional.conv2d(x, w, padding=1)
+        if pool:
+            y = t.nn.functional.max_pool2d(y, 2)
+        (g,) = t.autograd.grad((y ** 2).sum(), x, create_graph=True)
+        return (g ** 2).sum()
+
+    pm, pr = penalty(torch, *mine), penalty(reftorch, *ref)
+    assert_same(pm, pr, rtol=1e-4, atol=1e-3)
+    pm.backward()
+    pr.backward()
+    for m, r in zip(mine, ref):
+        assert_same(m.grad, r.grad, rtol=1e-3, atol=1e-3)
+
+
+def test_lenet_step_matches_torch(reftorch):
+    """A LeNet training step (conv, ReLU, max pool, linear; batch 16): loss and every parameter gradient."""
+    def build(t):
+        t.manual_seed(0)
+        return t.nn.Sequential(t.nn.Conv2d(3, 6, 5), t.nn.ReLU(), t.nn.MaxPool2d(2), t.nn.Conv2d(6, 16, 5),
+                               t.nn.ReLU(), t.nn.MaxPool2d(2), t.nn.Flatten(), t.nn.Linear(16 * 5 * 5, 10))
+
+    mine, ref = build(torch), build(reftorch)
+    ref.load_state_dict({k: reftorch.tensor(v.detach().numpy()) for k, v in mine.state_dict().items()})
+    rng = np.random.RandomState(9)
+    x, y = rng.randn(16, 3, 32, 32).astype(np.float32), rng.randint(0, 10, 16)
+    lm = F.cross_entropy(mine(torch.tensor(x)), torch.tensor(y))
+    lr = reftorch.nn.functional.cross_entropy(ref(reftorch.tensor(x)), reftorch.tensor(y))
+    assert_same(lm, lr, rtol=1e-5, atol=1e-5)
+    lm.backward()
+    lr.backward()
+    for (name, pm), pr in zip(mine.named_parameters(), ref.parameters()):
+        assert_same(pm.grad, pr.grad, rtol=1e-4, atol=1e-5), name
+
+
+def test_switched_off_falls_back_to_mindspore_kernels():
+    code = ("import numpy as np, mindtorch.torch as torch\n"
+            "from mindtorch.torch._ops import _onednn, _autotune\n"
+            "x = torch.randn(2, 3, 8, 8)\n"
+            "w = torch.randn(4, 3, 3, 3)\n"
+            "y = torch.nn.functional.max_pool2d(torch.nn.functional.conv2d(x, w), 2)\n"
+            "assert not _onednn.available() and tuple(y.shape) == (2, 4, 3, 3)\n"
+            "assert 'onednn' not in _autotune._CHOSEN['conv2d'].values()\n")
+    env = dict(os.environ, MINDTORCH_ONEDNN="0", GLOG_v="3")
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120, cwd="/")
+    assert r.returncode == 0, r.stderr[-2000:]
