@@ -203,3 +203,37 @@ def test_switched_off_falls_back_to_mindspore_kernels():
     env = dict(os.environ, MINDTORCH_ONEDNN="0", GLOG_v="3")
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120, cwd="/")
     assert r.returncode == 0, r.stderr[-2000:]
+
+
+ERROR_CASES = [  # (name, call); each raises RuntimeError in both with torch's message start
+    ("weight dtype", lambda T: T.nn.functional.conv2d(T.randn(2, 3, 8, 8), T.randn(4, 3, 3, 3).double()),
+     "Input type"),
+    ("bias dtype", lambda T: T.nn.functional.conv2d(T.randn(2, 3, 8, 8), T.randn(4, 3, 3, 3), T.randn(4).double()),
+     "Input type"),
+    ("no output channel", lambda T: T.nn.functional.conv2d(T.randn(2, 3, 8, 8), T.randn(0, 3, 3, 3)),
+     "Given groups=1, expected weight to be at least 1 at dimension 0"),
+    ("kernel larger than input", lambda T: T.nn.functional.conv2d(T.randn(2, 3, 2, 2), T.randn(4, 3, 3, 3)),
+     "Calculated padded input size per channel: (2 x 2). Kernel size: (3 x 3)"),
+    ("groups", lambda T: T.nn.functional.conv2d(T.randn(2, 4, 8, 8), T.randn(3, 2, 3, 3), groups=2),
+     "Given groups=2, expected weight to be divisible by 2 at dimension 0"),
+    ("pool output too small", lambda T: T.nn.functional.max_pool2d(T.randn(2, 3, 1, 1), 2),
+     "Given input size: (3x1x1). Calculated output size: (3x0x0). Output size is too small"),
+]
+
+
+@pytest.mark.parametrize("case", ERROR_CASES, ids=[c[0] for c in ERROR_CASES])
+def test_conv_and_pool_errors_match_torch(reftorch, case):
+    _, call, message = case
+    for T in (reftorch, torch):
+        with pytest.raises(RuntimeError) as info:
+            call(T)
+        assert message in str(info.value), (T.__name__, str(info.value))
+
+
+@pytest.mark.parametrize("op", ["max_pool2d", "avg_pool2d"])
+def test_pooling_an_empty_batch(reftorch, op):
+    for T in (reftorch, torch):
+        out = getattr(T.nn.functional, op)(T.randn(0, 3, 8, 8), 2)
+        assert tuple(out.shape) == (0, 3, 4, 4)
+    out, idx = F.max_pool2d(torch.randn(0, 3, 8, 8), 2, return_indices=True)
+    assert tuple(idx.shape) == (0, 3, 4, 4) and idx.dtype == torch.int64

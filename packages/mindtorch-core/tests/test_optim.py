@@ -264,3 +264,28 @@ def test_functional_call_length_mismatch():
     opt = torch.optim.SGD(params, lr=0.1)
     with pytest.raises(ValueError):
         opt(tuple(p * 0 for p in params[:2]))
+
+
+def test_step_writes_large_parameters_in_place(reftorch):
+    """Parameters are written in place (on CPU through numpy, see `_ms.copy_into`): same values as torch after
+    several momentum steps on a large parameter, the same storage, views of the parameter see the update, and a
+    graph that saved the parameter before the step raises torch's in-place error on backward."""
+    rng = np.random.RandomState(3)
+    w0, g = rng.randn(300, 400).astype(np.float32), rng.randn(300, 400).astype(np.float32)
+    results = []
+    for T in (torch, reftorch):
+        p = T.nn.Parameter(T.tensor(w0.copy()))
+        view, ptr = p.view(-1), p.data_ptr()
+        opt = T.optim.SGD([p], lr=0.1, momentum=0.9, weight_decay=1e-2)
+        for _ in range(3):
+            p.grad = T.tensor(g)
+            opt.step()
+        assert p.data_ptr() == ptr
+        np.testing.assert_array_equal(view.detach().numpy(), p.detach().numpy().reshape(-1))
+        results.append(p.detach().numpy())
+        saved = (T.ones(300, 400, requires_grad=True) * p).sum()
+        p.grad = T.tensor(g)
+        opt.step()
+        with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+            saved.backward()
+    np.testing.assert_allclose(results[0], results[1], rtol=1e-5, atol=1e-6)

@@ -181,8 +181,8 @@ def write_back(dst: Any, value: Any) -> Any:
         # plain tensor. setitem marks it as a view (storage info), after which MindSpore's own in-place kernels
         # refuse it ("Not support view input for inplace op Assign") or, inside MindSpore's optimizers, skipped
         # it: a parameter written by nn.init could not be updated by mindspore.nn.SGD in PyNative. (InplaceCopy
-        # on CPU takes a source that owns its storage only.)
-        _MsTensor.copy_(dst, value)
+        # on CPU takes a source that owns its storage only; on CPU the copy goes through numpy, see copy_into.)
+        _ms.copy_into(dst, value)
     elif dst.ndim:
         _ms.setitem(dst, slice(None), value)
     else:

@@ -175,6 +175,26 @@ def _conv_padding(padding: Any, n: int, kernel: Sequence[int], dilation: Sequenc
     return [(x, x) for x in p]
 
 
+def _conv_check_weight(input: Any, weight: Any, bias: Any, groups: int) -> None:
+    """torch's checks of a convolution's weight and bias against its (batched) input (Convolution.cpp)."""
+    ws, xs = list(_shape(weight)), list(_shape(input))
+    if ws[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got "
+                           f"weight of size {ws} instead")
+    if ws[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
+                           f"got weight of size {ws} instead")
+    if xs[1] != ws[1] * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size {ws}, expected input{xs} to have "
+                           f"{ws[1] * groups} channels, but got {xs[1]} channels instead")
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"Input type ({D.scalar_name(input.dtype)}) and weight type "
+                           f"({D.scalar_name(weight.dtype)}) should be the same")
+    if bias is not None and bias.dtype != input.dtype:
+        raise RuntimeError(f"Input type ({D.scalar_name(input.dtype)}) and bias type ({D.scalar_name(bias.dtype)}) "
+                           "should be the same")
+
+
 def _convnd(input: Any, weight: Any, bias: Any, stride: Any, padding: Any, dilation: Any, groups: int,
             n: int) -> Any:
     """N-d convolution (n = 1, 2, 3) on MindSpore's native kernels; unbatched inputs accepted as in torch."""
@@ -185,14 +205,17 @@ def _convnd(input: Any, weight: Any, bias: Any, stride: Any, padding: Any, dilat
         raise RuntimeError(
             f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to conv{n}d, but got input of size: "
             f"{list(_shape(input))}")
-    if _shape(input)[1] != _shape(weight)[1] * groups:
-        raise RuntimeError(
-            f"Given groups={groups}, weight of size {list(_shape(weight))}, expected input{list(_shape(input))} to "
-            f"have {_shape(weight)[1] * groups} channels, but got {_shape(input)[1]} channels instead")
+    _conv_check_weight(input, weight, bias, groups)
     stride_t = _ntuple(stride, n, "stride")
     dil_t = _ntuple(dilation, n, "dilation")
     kernel = _shape(weight)[2:]
     pads = _conv_padding(padding, n, kernel, dil_t, stride_t)
+    padded = [sz + a + b for sz, (a, b) in zip(_shape(input)[2:], pads)]
+    if any(p < d * (k - 1) + 1 for p, d, k in zip(padded, dil_t, kernel)):
+        raise RuntimeError(
+            f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel size: "
+            f"({' x '.join(str(d * (k - 1) + 1) for d, k in zip(dil_t, kernel))}). Kernel size can't be greater "
+            "than actual input size")
     x, w = input, weight
     if n == 1:  # conv1d as conv2d over (N, C, 1, L)
         x, w = ops.expand_dims(x, 2), ops.expand_dims(w, 2)
@@ -532,6 +555,18 @@ def _pool_out(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int
     return out
 
 
+def _pool_out_sizes(x: Any, k: Sequence[int], s: Sequence[int], p: Sequence[int], d: Sequence[int],
+                    ceil_mode: bool) -> List[int]:
+    """The output sizes of a pooling over batched x, with torch's error when one is below 1 (pool_shape_check)."""
+    sizes = _shape(x)[2:]
+    outs = [_pool_out(sz, ki, si, pi, di, ceil_mode) for sz, ki, si, pi, di in zip(sizes, k, s, p, d)]
+    if min(outs) < 1:
+        c = _shape(x)[1]
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, (c, *sizes)))}). Calculated output size: "
+                           f"({'x'.join(map(str, (c, *outs)))}). Output size is too small")
+    return outs
+
+
 def _pool_args(kernel_size: Any, stride: Any, padding: Any, dilation: Any, n: int) -> Tuple[Tuple[int, ...], ...]:
     k = _ntuple(kernel_size, n, "kernel_size")
     s = k if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else _ntuple(stride, n)
@@ -623,14 +658,13 @@ def _onednn_pool_ok(x: Any, n: int) -> bool:
 
 
 def _pool_onednn(x: Any, alg: str, k: Sequence[int], s: Sequence[int], p: Sequence[int], d: Sequence[int],
-                 ceil_mode: bool) -> Any:
+                 ceil_mode: bool, outs: Sequence[int]) -> Any:
     """Pooling with oneDNN, or None where its semantics differ from torch's (then the caller's MindSpore
     composition runs): NaN in a max pooling's input (oneDNN's max skips NaN, torch's propagates it; one host
     pass over x to tell), and an average over windows that ceil mode extends past the right padding (torch's
     divisor stops at the padding, oneDNN's would count the extra)."""
     sizes = _shape(x)[2:]
-    outs = [_pool_out(sz, ki, si, pi, di, ceil_mode) for sz, ki, si, pi, di in zip(sizes, k, s, p, d)]
-    if min(outs) <= 0 or min(_shape(x)[:2]) == 0:
+    if min(_shape(x)[:2]) == 0:
         return None
     pr = [(o - 1) * si + di * (ki - 1) + 1 - sz - pi for sz, ki, si, pi, di, o in zip(sizes, k, s, p, d, outs)]
     pr = [max(v, 0) for v in pr]
@@ -662,15 +696,18 @@ def _max_poolnd(input: Any, kernel_size: Any, stride: Any, padding: Any, dilatio
     unbatched = input.ndim == n + 1
     x = ops.expand_dims(input, 0) if unbatched else input
     sizes = _shape(x)[2:]
+    outs = _pool_out_sizes(x, k, s, p, d, ceil_mode)
+    if _shape(x)[0] == 0:  # an empty batch: torch returns the empty result
+        out = ops.zeros((*_shape(x)[:2], *outs), x.dtype)
+        return (out, ops.zeros(_shape(out), ms.int64)) if return_indices else out
     if not (return_indices or composed) and _onednn_pool_ok(x, n):
-        out = _pool_onednn(x, "max", k, s, p, d, ceil_mode)
+        out = _pool_onednn(x, "max", k, s, p, d, ceil_mode, outs)
         if out is not None:
             return ops.squeeze(out, 0) if unbatched else out
     if (not return_indices and tuple(k) == tuple(s) and not any(p) and all(v == 1 for v in d)
             and (not ceil_mode or all(sz % ki == 0 for sz, ki in zip(sizes, k)))):
         out = _tiled_pool(x, k, n, "max")
         return ops.squeeze(out, 0) if unbatched else out
-    outs = [_pool_out(sz, ki, si, pi, di, ceil_mode) for sz, ki, si, pi, di in zip(sizes, k, s, p, d)]
     # pad: left p, right enough for the last window
     pads = []
     for sz, ki, si, pi, di, o in zip(sizes, k, s, p, d, outs):
@@ -755,8 +792,11 @@ def _avg_poolnd(input: Any, kernel_size: Any, stride: Any, padding: Any, ceil_mo
     unbatched = input.ndim == n + 1
     x = ops.expand_dims(input, 0) if unbatched else input
     sizes = _shape(x)[2:]
+    outs = _pool_out_sizes(x, k, s, p, d, ceil_mode)
+    if _shape(x)[0] == 0:
+        return ops.zeros((*_shape(x)[:2], *outs), x.dtype)
     if not (divisor_override or composed) and _onednn_pool_ok(x, n):
-        out = _pool_onednn(x, "avg_include" if count_include_pad else "avg_exclude", k, s, p, d, ceil_mode)
+        out = _pool_onednn(x, "avg_include" if count_include_pad else "avg_exclude", k, s, p, d, ceil_mode, outs)
         if out is not None:
             return ops.squeeze(out, 0) if unbatched else out
     if tuple(k) == tuple(s) and not any(p) and (not ceil_mode or all(sz % ki == 0 for sz, ki in zip(sizes, k))):
@@ -765,7 +805,6 @@ def _avg_poolnd(input: Any, kernel_size: Any, stride: Any, padding: Any, ceil_mo
         else:
             out = _tiled_pool(x, k, n, "avg")
         return ops.squeeze(out, 0) if unbatched else out
-    outs = [_pool_out(sz, ki, si, pi, 1, ceil_mode) for sz, ki, si, pi in zip(sizes, k, s, p)]
     pads = []
     for sz, ki, si, pi, o in zip(sizes, k, s, p, outs):
         need = (o - 1) * si + ki

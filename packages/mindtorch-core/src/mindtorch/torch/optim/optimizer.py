@@ -52,7 +52,7 @@ def assign_(p: Any, value: Any) -> None:
     """Write `value` into parameter `p` in place (same object, same storage; bumps its version)."""
     if value.dtype != p.dtype:
         value = value.astype(p.dtype)
-    _MsTensor.copy_(p, value)
+    _ms.copy_into(p, value)
 
 
 def step_tensor(step: float) -> Any:
