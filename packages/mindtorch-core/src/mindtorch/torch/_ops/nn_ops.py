@@ -228,7 +228,9 @@ def _convnd(input: Any, weight: Any, bias: Any, stride: Any, padding: Any, dilat
             flat += [a, b]
         x = ops.pad(x, tuple(flat))
         pad_arg = (0,) * len(pads)
-    if n == 3:
+    if n == 3 and _onednn_conv_ok(x):
+        out = _conv_onednn(x, w, bias, stride_t, pad_arg, dil_t, groups)
+    elif n == 3:
         out = ops.conv3d(x, w, None, stride_t, "pad", pad_arg, dil_t, groups)
         if bias is not None:
             out = _add_bias(out, _reshape(bias, (1, -1, 1, 1, 1)))
@@ -383,15 +385,15 @@ def _conv2d_native_node(x: Any, w: Any, stride: Tuple[int, int], padding: Tuple[
     return _NativeConv2d.apply(x, w, stride, padding, dilation, groups)
 
 
-class _OneDnnConv2d(Function):
-    """oneDNN's convolution (`_onednn`) as one autograd node: x (N, C, H, W), w (O, C/groups, kH, kW), bias (O,)
-    or None -> (N, O, H_out, W_out); backward computes dx (only when x needs it), dw and dbias with oneDNN.
-    Under create_graph the backward is MindSpore's Conv2DBackpropInput/Filter instead, which record their own
-    backward (as `_NativeConv2d`), so double backward works."""
+class _OneDnnConv(Function):
+    """oneDNN's convolution (`_onednn`) as one autograd node: x (N, C, *spatial), w (O, C/groups, *kernel), bias
+    (O,) or None -> (N, O, *out), 2-d or 3-d; backward computes dx (only when x needs it), dw and dbias with
+    oneDNN. Under create_graph the 2-d backward is MindSpore's Conv2DBackpropInput/Filter pair instead (recorded,
+    as `_NativeConv2d`), so double backward works; 3-d raises (`_conv3d_grads_recorded`)."""
 
     @staticmethod
-    def forward(ctx: Any, x: Any, w: Any, bias: Any, stride: Tuple[int, int], padding: Tuple[int, int],
-                dilation: Tuple[int, int], groups: int) -> Any:
+    def forward(ctx: Any, x: Any, w: Any, bias: Any, stride: Tuple[int, ...], padding: Tuple[int, ...],
+                dilation: Tuple[int, ...], groups: int) -> Any:
         ctx.save_for_backward(x, w)
         ctx.geometry = (stride, padding, dilation, groups)
         b = None if bias is None else _host_f32(bias)
@@ -403,12 +405,16 @@ class _OneDnnConv2d(Function):
         x, w = ctx.saved_tensors
         stride, padding, dilation, groups = ctx.geometry
         need_x, need_w, need_b = ctx.needs_input_grad[:3]
+        axes = (0, *range(2, len(_shape(x))))
         if _ms.is_recording():  # create_graph: differentiable kernels
-            o, _, kh, kw = _shape(w)
-            grad_input, grad_filter = _conv2d_grad_prims(o, kh, kw, stride, padding, dilation, groups)
-            dx = grad_input(dout, w, _shape(x)) if need_x else None
-            dw = grad_filter(dout, x, _shape(w)) if need_w else None
-            db = ops.sum(dout, (0, 2, 3)) if need_b else None
+            db = ops.sum(dout, axes) if need_b else None
+            if len(stride) == 2:
+                o, _, kh, kw = _shape(w)
+                grad_input, grad_filter = _conv2d_grad_prims(o, kh, kw, stride, padding, dilation, groups)
+                dx = grad_input(dout, w, _shape(x)) if need_x else None
+                dw = grad_filter(dout, x, _shape(w)) if need_w else None
+            else:
+                dx, dw = _conv3d_grads_recorded(x, w, dout, stride, padding, dilation, groups)
             return dx, dw, db, None, None, None, None
         g = _host_f32(dout)
         dx = dw = db = None
@@ -419,8 +425,17 @@ class _OneDnnConv2d(Function):
             dw = _MsTensor.from_numpy(_onednn.conv_backward_weights(g, _host_f32(x), _shape(w), stride, padding,
                                                                     dilation, groups))
         if need_b:
-            db = _MsTensor.from_numpy(g.sum(axis=(0, 2, 3)))
+            db = _MsTensor.from_numpy(g.sum(axis=axes))
         return dx, dw, db, None, None, None, None
+
+
+def _conv3d_grads_recorded(x: Any, w: Any, dout: Any, stride: Tuple[int, ...], padding: Tuple[int, ...],
+                           dilation: Tuple[int, ...], groups: int) -> Tuple[Any, Any]:
+    """(dx, dw) of a 3-d convolution as recorded MindSpore ops: not available, MindSpore 2.10 has no derivative
+    of Conv3DBackpropInput (its second backward failed with "bprop not defined"), so say so at the first one."""
+    raise NotImplementedError(
+        "mindtorch: conv3d double backward (autograd with create_graph=True through a 3-d convolution) is not "
+        "supported: MindSpore 2.10 has no derivative of Conv3DBackpropInput. First-order gradients work.")
 
 
 def _host_f32(t: Any) -> np.ndarray:
@@ -428,13 +443,19 @@ def _host_f32(t: Any) -> np.ndarray:
     return np.ascontiguousarray(_MsTensor.asnumpy(t))
 
 
-def _conv2d_onednn(x: Any, w: Any, bias: Any, stride: Tuple[int, int], padding: Tuple[int, int],
-                   dilation: Tuple[int, int], groups: int) -> Any:
+def _conv_onednn(x: Any, w: Any, bias: Any, stride: Tuple[int, ...], padding: Tuple[int, ...],
+                 dilation: Tuple[int, ...], groups: int) -> Any:
+    """oneDNN's convolution, recorded as `_OneDnnConv` when autograd records and an operand needs a gradient."""
     if _ms.is_recording() and any(getattr(t, "_requires_grad", False) for t in (x, w, bias) if t is not None):
-        return _OneDnnConv2d.apply(x, w, bias, stride, padding, dilation, groups)
+        return _OneDnnConv.apply(x, w, bias, stride, padding, dilation, groups)
     b = None if bias is None else _host_f32(bias)
     return _MsTensor.from_numpy(_onednn.conv_forward(_host_f32(x), _host_f32(w), b, stride, padding, dilation,
                                                      groups))
+
+
+def _onednn_conv_ok(x: Any) -> bool:
+    """oneDNN's convolution applies: a CPU float32 convolution (dtypes checked equal) with the library loaded."""
+    return _CPU and x.dtype == ms.float32 and _onednn.available()
 
 
 @register("_conv2d_kernel", target="CPU", method=False, function=False)
@@ -450,8 +471,8 @@ def _conv2d_cpu(x: Any, w: Any, bias: Any, stride: Tuple[int, int], padding: Tup
         return native[1]()
     sig = (xs, ws, stride, padding, dilation, groups, x.dtype)
     im2col = ("im2col", lambda: _with_bias(_conv2d_im2col_banded(x, w, stride, padding, dilation, groups), bias))
-    if x.dtype == ms.float32 and _onednn.available() and (bias is None or bias.dtype == ms.float32):
-        onednn = ("onednn", lambda: _conv2d_onednn(x, w, bias, stride, padding, dilation, groups))
+    if _onednn_conv_ok(x):
+        onednn = ("onednn", lambda: _conv_onednn(x, w, bias, stride, padding, dilation, groups))
         return _autotune.run("conv2d", sig, (onednn, im2col, native), preferred="onednn")
     return _autotune.run("conv2d", sig, (im2col, native))
 
