@@ -41,6 +41,25 @@ def test_as_tensor_from_numpy_share_memory():
     assert torch.as_tensor(arr, dtype=torch.float64).dtype == torch.float64
 
 
+VIEWS = {"reshape": lambda x: x.reshape(2, 3, 4), "transpose": lambda x: x.reshape(2, 3, 4).transpose(0, 2),
+         "slice": lambda x: x.reshape(4, 6)[1:, ::2], "select": lambda x: x.reshape(4, 6)[:, 1], "whole": lambda x: x}
+
+
+@pytest.mark.parametrize("view", sorted(VIEWS))
+def test_numpy_shares_memory_with_views_too(reftorch, view):
+    """torch's `Tensor.numpy()` shares memory with any CPU tensor, a view included: writes go both ways."""
+    results = []
+    for T in (torch, reftorch):
+        base = T.arange(24.0)
+        t = VIEWS[view](base)
+        arr = t.numpy()
+        arr[(0,) * arr.ndim] = -5.0  # write through the array: the tensor and its base see it
+        t.mul_(2)  # write through the tensor: the array sees it
+        results.append((arr.copy(), t.numpy().copy(), base.numpy().copy(), arr.shape, arr.dtype))
+    for mine, ref in zip(*results):
+        np.testing.assert_array_equal(mine, ref)
+
+
 @pytest.mark.parametrize("name", ["zeros", "ones", "empty"])
 @pytest.mark.parametrize("size", [(2, 3), ((2, 3),), ([2, 3],), (0,), ((),)])
 def test_filled(reftorch, name, size):

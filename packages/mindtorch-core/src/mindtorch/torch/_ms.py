@@ -302,18 +302,49 @@ def rebind(dst: Any, value: Any) -> None:
 _HOST_MEMORY = device_target() == "CPU"
 
 
+class _HostBuffer:
+    """Exposes a tensor's storage to numpy (`__array_interface__`) and keeps the tensor alive as the array's base."""
+
+    __slots__ = ("__array_interface__", "owner")
+
+
+def host_view(t: Any) -> np.ndarray:
+    """A numpy array of `t`'s values that shares its memory on CPU, views included (torch's `Tensor.numpy()`).
+
+    MindSpore's `asnumpy()` shares memory only with a tensor that owns its storage; for one made by a view op
+    (reshape, transpose, slicing... of another tensor) it returns a copy, so a write through it was lost. Such a
+    tensor's `data_ptr()` includes its storage offset (measured on 2.10) and its strides are known: the array is
+    built on that memory. Other targets: `asnumpy()` (a host copy, as for torch's CUDA tensors after `.cpu()`)."""
+    arr = ms.Tensor.asnumpy(t)
+    if not _HOST_MEMORY or arr.size == 0:
+        return arr
+    ptr = ms.Tensor.data_ptr(t)
+    if arr.ctypes.data == ptr:
+        return arr
+    buf = _HostBuffer()
+    buf.owner = t
+    buf.__array_interface__ = {
+        "shape": arr.shape, "typestr": arr.dtype.str, "data": (ptr, False), "version": 3,
+        "strides": tuple(int(s) * arr.itemsize for s in ms.Tensor.stride(t))}
+    return np.asarray(buf)
+
+
 def copy_into(dst: Any, value: Any) -> None:
     """Unrecorded copy of `value` into `dst`, a tensor that owns its whole storage (same shape and dtype).
 
     On CPU through numpy: MindSpore 2.10's CPU InplaceCopy (`Tensor.copy_`) took ~4 ms for 100K float32 elements
     and ~8 ms for 1M where numpy takes 25 us / 0.4 ms (measured; every optimizer step writes each parameter so).
-    A CPU tensor's `asnumpy()` is a view of its storage, and a write through it is seen by later kernels
-    (checked for parameters and op outputs). bfloat16 (no numpy dtype) and other targets keep `copy_`."""
+    A CPU tensor's `asnumpy()` is a view of the storage it owns, and a write through it is seen by later kernels
+    (checked for parameters and op outputs). Views, bfloat16 (no numpy dtype) and other targets keep `copy_`."""
     if _HOST_MEMORY and dst.dtype != ms.bfloat16:
-        np.copyto(ms.Tensor.asnumpy(dst), ms.Tensor.asnumpy(value))
-        bump_tensor_version(dst)  # a backward that saved dst before the write raises, as after torch's copy_
-    else:
-        ms.Tensor.copy_(dst, value)
+        target = ms.Tensor.asnumpy(dst)
+        # asnumpy() is a view of dst's storage only when dst owns it; for a tensor made by a view op (reshape,
+        # flatten... of another tensor) it is a copy, and the write must go through MindSpore to reach the base
+        if target.ctypes.data == ms.Tensor.data_ptr(dst):
+            np.copyto(target, ms.Tensor.asnumpy(value))
+            bump_tensor_version(dst)  # a backward that saved dst before the write raises, as after torch's copy_
+            return
+    ms.Tensor.copy_(dst, value)
 
 
 def queue_backward_final_callback(callback: Any) -> None:

@@ -433,7 +433,7 @@ class Tensor(TensorAutogradMixin, _MsTensor):
         """
         if self.dtype == D.bfloat16:
             raise TypeError("Got unsupported ScalarType BFloat16")
-        return self.asnumpy()
+        return _ms.host_view(self)
 
     def item(self) -> Any:  # type: ignore[override]
         if self.numel() != 1:

@@ -60,10 +60,8 @@ def _scalar(v: float, like: Any) -> Any:
 def _reduce(loss: Any, reduction: str) -> Any:
     if reduction == "none":
         return loss
-    if reduction == "mean":
-        return ops.mean(loss)
-    if reduction == "sum":
-        return ops.sum(loss)
+    if reduction in ("mean", "sum"):
+        return kernel(reduction)(loss)  # this target's sum/mean (on CPU large losses are reduced on the host)
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 

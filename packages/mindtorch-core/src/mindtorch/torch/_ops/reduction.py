@@ -17,7 +17,7 @@ from mindspore import mint, ops
 
 from .. import _dtype as D
 from .. import return_types
-from . import _registry
+from . import _expand, _registry
 from ._args import scalar_arg, wrap_dim
 from ._registry import register
 
@@ -113,6 +113,42 @@ def mean(input: Any, dim: Any = None, keepdim: builtins.bool = False, *, dtype: 
     if x.ndim and _count(x, dims) == 0:
         return ops.fill(x.dtype, _reduced_shape(_shape(x), dims, k), float("nan"))  # torch: mean of nothing is nan
     return _reduce(mint.mean, x, dims, k)
+
+
+# ------------------------------------------------------------------------------------- CPU: sum/mean on the host
+# MindSpore 2.10's CPU reductions are 10-30x slower than numpy's on large float tensors (measured: a full sum of
+# (64, 3, 64, 64) 4.6 ms vs 0.3 ms; (32, 128, 768) over dims (0, 1) 24 ms vs 0.7 ms; (128, 64, 32, 32) over
+# (0, 2, 3) 28 ms vs 2.3 ms), and so is their backward (a broadcast, see _expand). On CPU a large float32/float64
+# sum or mean is `_expand.sum_to` (numpy's pairwise sum as an autograd node whose backward is the host expand,
+# and the reverse for double backward); small ones keep MindSpore's kernel.
+_HOST_REDUCE_FLOATS = frozenset(map(id, (D.float32, D.float64)))
+_HOST_REDUCE_MIN = 1 << 15
+_numel = _MsTensor.size.fget  # MindSpore's `size` is the element count
+
+
+def _host_sum(x: Any, dims: Optional[Tuple[int, ...]], keepdim: builtins.bool) -> Any:
+    shape = _shape(x)
+    out = _expand.sum_to(x, _reduced_shape(shape, dims, True))
+    return out if keepdim else mint.reshape(out, _reduced_shape(shape, dims, False))
+
+
+def _host_reducible(input: Any, dtype: Any) -> builtins.bool:
+    return dtype is None and id(input.dtype) in _HOST_REDUCE_FLOATS and _numel(input) >= _HOST_REDUCE_MIN
+
+
+@register("sum", target="CPU")
+def _sum_cpu(input: Any, dim: Any = None, keepdim: builtins.bool = False, *, dtype: Any = None) -> Any:
+    if _host_reducible(input, dtype):
+        return _host_sum(input, _dims(dim, input.ndim), builtins.bool(keepdim))
+    return sum(input, dim, keepdim, dtype=dtype)
+
+
+@register("mean", target="CPU")
+def _mean_cpu(input: Any, dim: Any = None, keepdim: builtins.bool = False, *, dtype: Any = None) -> Any:
+    if _host_reducible(input, dtype):
+        dims = _dims(dim, input.ndim)
+        return mint.div(_host_sum(input, dims, builtins.bool(keepdim)), _count(input, dims))
+    return mean(input, dim, keepdim, dtype=dtype)
 
 
 @register("nanmean")
