@@ -260,3 +260,46 @@ def test_pooling_an_empty_batch(reftorch, op):
         assert tuple(out.shape) == (0, 3, 4, 4)
     out, idx = F.max_pool2d(torch.randn(0, 3, 8, 8), 2, return_indices=True)
     assert tuple(idx.shape) == (0, 3, 4, 4) and idx.dtype == torch.int64
+
+
+CONV_T = [  # input, weight (C_in, C_out/groups, *k), kwargs
+    ((16, 8, 5, 5), (8, 4, 4, 4), dict(stride=2, padding=1)),  # DCGAN's upsampling block, batch split
+    ((2, 6, 4, 5), (6, 2, 3, 3), dict(stride=2, padding=1, output_padding=1, groups=3)),
+    ((3, 4, 5, 5), (4, 5, 3, 2), dict(stride=(1, 2), dilation=(2, 1), padding=(2, 0))),
+    ((9, 10, 1, 1), (10, 6, 4, 4), {}),  # DCGAN's first layer: a latent vector to 4x4
+    ((2, 3, 3, 4, 4), (3, 2, 3, 3, 3), dict(stride=2, padding=1, output_padding=1)),  # 3-d
+]
+
+
+@pytest.mark.parametrize("case", CONV_T, ids=lambda c: f"{c[0]}x{c[1]}-{sorted(c[2])}")
+@pytest.mark.parametrize("bias", [True, False])
+def test_conv_transpose_values_and_grads(reftorch, case, bias):
+    xs, ws, kw = case
+    rng = np.random.RandomState(11)
+    arrays = [rng.randn(*xs).astype(np.float32), rng.randn(*ws).astype(np.float32)]
+    if bias:
+        arrays.append(rng.randn(ws[1] * kw.get("groups", 1)).astype(np.float32))
+    mine, ref = _pair(reftorch, *arrays)
+    name = "conv_transpose3d" if len(xs) == 5 else "conv_transpose2d"
+    out_m = getattr(F, name)(*mine, **kw)
+    out_r = getattr(reftorch.nn.functional, name)(*ref, **kw)
+    assert_same(out_m, out_r, rtol=1e-5, atol=1e-5)
+    _check_grads(reftorch, mine, ref, out_m, out_r, rtol=1e-4, atol=2e-4)
+
+
+def test_conv_transpose_double_backward_and_unbatched(reftorch):
+    rng = np.random.RandomState(12)
+    mine, ref = _pair(reftorch, rng.randn(4, 3, 5, 5).astype(np.float32), rng.randn(3, 2, 3, 3).astype(np.float32))
+    res = []
+    for T, (x, w) in ((torch, mine), (reftorch, ref)):
+        y = T.nn.functional.conv_transpose2d(x, w, stride=2)
+        (g,) = T.autograd.grad((y ** 2).sum(), x, create_graph=True)
+        (g ** 2).sum().backward()
+        res.append((g, x.grad, w.grad))
+    for m, r in zip(*res):
+        assert_same(m, r, rtol=1e-4, atol=1e-3)
+    x1 = rng.randn(3, 5, 5).astype(np.float32)
+    w1 = rng.randn(3, 2, 3, 3).astype(np.float32)
+    assert_same(F.conv_transpose2d(torch.tensor(x1), torch.tensor(w1), stride=2),
+                reftorch.nn.functional.conv_transpose2d(reftorch.tensor(x1), reftorch.tensor(w1), stride=2),
+                rtol=1e-5, atol=1e-5)

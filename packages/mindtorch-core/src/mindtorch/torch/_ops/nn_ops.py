@@ -2546,10 +2546,79 @@ def _pad_last(m: Any) -> Any:
 
 
 # ------------------------------------------------------------------------------------ transposed convolution
+class _OneDnnConvTranspose(Function):
+    """A transposed convolution on oneDNN as one autograd node: it is the backward-data pass of the convolution
+    whose weight it shares (torch's (C_in, C_out/groups, *k) layout is that convolution's (O, C/groups, *k)).
+    x (N, C_in, *in) -> (N, C_out, *out); backward: dx = that convolution's forward of dout, dw its
+    backward-weights pass, dbias a host sum. Under create_graph (2-d) the same three from MindSpore's recorded
+    Conv2D / Conv2DBackpropFilter, whose derivatives exist (the composed path's legacy Slice has none)."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, w: Any, bias: Any, out_shape: Tuple[int, ...], geometry: Tuple[Any, ...]) -> Any:
+        ctx.save_for_backward(x, w)
+        ctx.out_shape, ctx.geometry = out_shape, geometry
+        return _conv_transpose_onednn_value(x, w, bias, out_shape, geometry)
+
+    @staticmethod
+    def backward(ctx: Any, dout: Any) -> Tuple[Any, ...]:
+        x, w = ctx.saved_tensors
+        stride, padding, output_padding, dilation, groups = ctx.geometry
+        need_x, need_w, need_b = ctx.needs_input_grad[:3]
+        axes = (0, *range(2, len(_shape(x))))
+        if _ms.is_recording():  # create_graph: recorded MindSpore kernels, which have their own derivatives
+            if len(stride) != 2:
+                _conv3d_grads_recorded(x, w, dout, stride, padding, dilation, groups)  # raises
+            o, _, kh, kw = _shape(w)
+            _, grad_filter = _conv2d_grad_prims(o, kh, kw, stride, padding, dilation, groups)
+            dx = _conv2d_native_node(dout, w, stride, padding, dilation, groups) if need_x else None
+            dw = grad_filter(x, dout, _shape(w)) if need_w else None
+            return dx, dw, (ops.sum(dout, axes) if need_b else None), None, None
+        g = _host_f32(dout)
+        dx = dw = db = None
+        if need_x:
+            dx = _MsTensor.from_numpy(_onednn.conv_forward(g, _host_f32(w), None, stride, padding, dilation, groups))
+        if need_w:
+            dw = _MsTensor.from_numpy(_onednn.conv_backward_weights(_host_f32(x), g, _shape(w), stride, padding,
+                                                                    dilation, groups))
+        if need_b:
+            db = _MsTensor.from_numpy(g.sum(axis=axes))
+        return dx, dw, db, None, None
+
+
+def _conv_transpose_onednn_value(x: Any, w: Any, bias: Any, out_shape: Tuple[int, ...],
+                                 geometry: Tuple[Any, ...]) -> Any:
+    stride, padding, _, dilation, groups = geometry
+    y = _onednn.conv_backward_data(_host_f32(x), _host_f32(w), out_shape, stride, padding, dilation, groups)
+    if bias is not None:
+        y += _host_f32(bias).reshape((1, -1) + (1,) * (y.ndim - 2))
+    return _MsTensor.from_numpy(y)
+
+
+def _conv_transpose_onednn(x: Any, w: Any, bias: Any, s: Tuple[int, ...], p: Tuple[int, ...],
+                           op: Tuple[int, ...], d: Tuple[int, ...], groups: int) -> Any:
+    """The oneDNN transposed convolution of batched x, or None where it does not apply (then the composed path):
+    the convolution it inverts must map torch's output size back onto x's (always, unless output_padding >= the
+    stride), and oneDNN must accept the geometry."""
+    k = _shape(w)[2:]
+    out_sp = [(i - 1) * si - 2 * pi + di * (ki - 1) + oi + 1 for i, si, pi, di, ki, oi in
+              zip(_shape(x)[2:], s, p, d, k, op)]
+    out_shape = (_shape(x)[0], _shape(w)[1] * groups, *out_sp)
+    if min(out_shape) <= 0 or tuple(_onednn.conv_out_shape(out_shape, _shape(w), s, p, d)) != tuple(_shape(x)):
+        return None
+    geometry = (s, p, op, d, groups)
+    try:
+        if _ms.is_recording() and any(getattr(t, "_requires_grad", False) for t in (x, w, bias) if t is not None):
+            return _OneDnnConvTranspose.apply(x, w, bias, out_shape, geometry)
+        return _conv_transpose_onednn_value(x, w, bias, out_shape, geometry)
+    except _onednn.OneDnnError:  # a geometry oneDNN refuses
+        return None
+
+
 def _conv_transposend(input: Any, weight: Any, bias: Any, stride: Any, padding: Any, output_padding: Any,
                       groups: int, dilation: Any, n: int) -> Any:
-    """Transposed convolution as a stride-1 convolution of the zero-upsampled input with the spatially flipped,
-    in/out-swapped weight (MindSpore has no CPU ConvTranspose2D kernel; this is exact and differentiable)."""
+    """Transposed convolution: oneDNN's on CPU float32 (`_conv_transpose_onednn`); otherwise a stride-1
+    convolution of the zero-upsampled input with the spatially flipped, in/out-swapped weight (MindSpore has no
+    CPU ConvTranspose2D kernel; this is exact and differentiable)."""
     unbatched = input.ndim == n + 1
     x = ops.expand_dims(input, 0) if unbatched else input
     s = _ntuple(stride, n)
@@ -2560,6 +2629,11 @@ def _conv_transposend(input: Any, weight: Any, bias: Any, stride: Any, padding: 
         if oi >= si and oi >= di:
             raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
                                f"output_padding={list(op)}, stride={list(s)}, dilation={list(d)}")
+    if (n in (2, 3) and _onednn_conv_ok(x) and weight.dtype == x.dtype
+            and (bias is None or bias.dtype == x.dtype) and _shape(x)[1] == _shape(weight)[0]):
+        out = _conv_transpose_onednn(x, weight, bias, s, p, op, d, groups)
+        if out is not None:
+            return ops.squeeze(out, 0) if unbatched else out
     k = _shape(weight)[2:]
     cin, cout_g = _shape(weight)[:2]
     nb, c = _shape(x)[:2]
