@@ -46,38 +46,10 @@ CONV = [  # input, weight, kwargs
 ]
 
 
-@pytest.mark.parametrize("case", CONV, ids=lambda c: f"{c[0]}x{c[1]}-{sorted(c[2])}")
-@pytest.mark.parametrize("bias", [True, False])
-def test_conv2d_values_and_grads(reftorch, case, bias):
-    xs, ws, kw = case
-    rng = np.random.RandomState(0)
-    arrays = [rng.randn(*xs).astype(np.float32), rng.randn(*ws).astype(np.float32)]
-    if bias:
-        arrays.append(rng.randn(ws[0]).astype(np.float32))
-    mine, ref = _pair(reftorch, *arrays)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # torch's warning for 'same' with an even kernel
-        out_r = reftorch.nn.functional.conv2d(*ref, **kw)
-    out_m = F.conv2d(*mine, **kw)
-    assert_same(out_m, out_r, rtol=1e-5, atol=1e-5)
-    _check_grads(reftorch, mine, ref, out_m, out_r, rtol=1e-4, atol=2e-4)
-
-
 CONV3D = [
     ((10, 3, 6, 7, 8), (4, 3, 3, 3, 3), dict(padding=1)),
     ((2, 4, 7, 7, 7), (6, 2, 3, 2, 3), dict(stride=(2, 1, 2), dilation=(1, 2, 1), groups=2)),
 ]
-
-
-@pytest.mark.parametrize("case", CONV3D, ids=lambda c: f"{c[0]}x{c[1]}-{sorted(c[2])}")
-def test_conv3d_values_and_grads(reftorch, case):
-    xs, ws, kw = case
-    rng = np.random.RandomState(10)
-    arrays = [rng.randn(*xs).astype(np.float32), rng.randn(*ws).astype(np.float32), rng.randn(ws[0]).astype(np.float32)]
-    mine, ref = _pair(reftorch, *arrays)
-    out_m, out_r = F.conv3d(*mine, **kw), reftorch.nn.functional.conv3d(*ref, **kw)
-    assert_same(out_m, out_r, rtol=1e-5, atol=1e-5)
-    _check_grads(reftorch, mine, ref, out_m, out_r, rtol=1e-4, atol=2e-4)
 
 
 def test_conv2d_is_onednn_and_data_batch_gets_no_grad(reftorch):
@@ -271,18 +243,24 @@ CONV_T = [  # input, weight (C_in, C_out/groups, *k), kwargs
 ]
 
 
-@pytest.mark.parametrize("case", CONV_T, ids=lambda c: f"{c[0]}x{c[1]}-{sorted(c[2])}")
+CONV_CASES = ([("conv2d", c) for c in CONV] + [("conv3d", c) for c in CONV3D]
+              + [("conv_transpose3d" if len(c[0]) == 5 else "conv_transpose2d", c) for c in CONV_T])
+
+
+@pytest.mark.parametrize("name,case", CONV_CASES, ids=lambda c: c if isinstance(c, str) else
+                         f"{c[0]}x{c[1]}-{sorted(c[2])}")
 @pytest.mark.parametrize("bias", [True, False])
-def test_conv_transpose_values_and_grads(reftorch, case, bias):
+def test_convolution_values_and_grads(reftorch, name, case, bias):
     xs, ws, kw = case
-    rng = np.random.RandomState(11)
+    rng = np.random.RandomState(0)
     arrays = [rng.randn(*xs).astype(np.float32), rng.randn(*ws).astype(np.float32)]
-    if bias:
-        arrays.append(rng.randn(ws[1] * kw.get("groups", 1)).astype(np.float32))
+    if bias:  # a transposed convolution's weight is (C_in, C_out/groups, *k)
+        arrays.append(rng.randn(ws[1] * kw.get("groups", 1) if "transpose" in name else ws[0]).astype(np.float32))
     mine, ref = _pair(reftorch, *arrays)
-    name = "conv_transpose3d" if len(xs) == 5 else "conv_transpose2d"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's warning for 'same' with an even kernel
+        out_r = getattr(reftorch.nn.functional, name)(*ref, **kw)
     out_m = getattr(F, name)(*mine, **kw)
-    out_r = getattr(reftorch.nn.functional, name)(*ref, **kw)
     assert_same(out_m, out_r, rtol=1e-5, atol=1e-5)
     _check_grads(reftorch, mine, ref, out_m, out_r, rtol=1e-4, atol=2e-4)
 
