@@ -1,6 +1,6 @@
 """The CPU broadcasting fast path of elementwise ops (mindtorch.torch._ops._expand), against real torch.
 
-On CPU a large broadcast (output >= _expand._MIN_NUMEL elements) is computed by expanding the small operand(s) on
+On CPU a large broadcast (output >= _expand.MIN_NUMEL elements) is computed by expanding the small operand(s) on
 the host first. Shapes here are above that threshold ((64, 32, 20): 40960 elements) so the fast path is taken;
 values, dtypes, shapes, gradients, in-place/out= semantics and errors must be exactly torch's.
 """
@@ -16,7 +16,7 @@ torch = pytest.importorskip("torch")
 
 BIG = (64, 32, 20)
 SMALL_SHAPES = [(32, 1), (20,), (1, 1, 1), (1,), (), (64, 1, 20)]
-assert int(np.prod(BIG)) >= _expand._MIN_NUMEL
+assert int(np.prod(BIG)) >= _expand.MIN_NUMEL
 
 
 def _pair(shape, dtype=np.float32, seed=0, lo=-2.0, hi=2.0):

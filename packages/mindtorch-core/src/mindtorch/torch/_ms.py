@@ -104,6 +104,13 @@ def is_recording() -> bool:
     return bool(_executor.grad_flag()) and bool(_executor.enable_grad())
 
 
+def records_grad(*tensors: Any) -> bool:
+    """Whether an op on `tensors` must be recorded as an autograd node: one of them requires grad (None and
+    non-tensors do not) and autograd records. The check every host computation makes before wrapping its
+    result in a node."""
+    return any(getattr(t, "_requires_grad", False) for t in tensors) and is_recording()
+
+
 def set_enable_grad(flag: bool) -> None:
     """MindSpore's own no_grad switch (what `mindspore._no_grad` toggles)."""
     _executor.set_enable_grad(bool(flag))
@@ -299,7 +306,8 @@ def rebind(dst: Any, value: Any) -> None:
     _TensorPy.assign_value_cpp(dst, value)
 
 
-_HOST_MEMORY = device_target() == "CPU"
+# CPU tensors live in host memory: numpy can read and write them, and host computations replace slow kernels
+HOST_MEMORY = device_target() == "CPU"
 
 
 class _HostBuffer:
@@ -316,7 +324,7 @@ def host_view(t: Any) -> np.ndarray:
     tensor's `data_ptr()` includes its storage offset (measured on 2.10) and its strides are known: the array is
     built on that memory. Other targets: `asnumpy()` (a host copy, as for torch's CUDA tensors after `.cpu()`)."""
     arr = ms.Tensor.asnumpy(t)
-    if not _HOST_MEMORY or arr.size == 0:
+    if not HOST_MEMORY or arr.size == 0:
         return arr
     ptr = ms.Tensor.data_ptr(t)
     if arr.ctypes.data == ptr:
@@ -336,7 +344,7 @@ def copy_into(dst: Any, value: Any) -> None:
     and ~8 ms for 1M where numpy takes 25 us / 0.4 ms (measured; every optimizer step writes each parameter so).
     A CPU tensor's `asnumpy()` is a view of the storage it owns, and a write through it is seen by later kernels
     (checked for parameters and op outputs). Views, bfloat16 (no numpy dtype) and other targets keep `copy_`."""
-    if _HOST_MEMORY and dst.dtype != ms.bfloat16:
+    if HOST_MEMORY and dst.dtype != ms.bfloat16:
         target = ms.Tensor.asnumpy(dst)
         # asnumpy() is a view of dst's storage only when dst owns it; for a tensor made by a view op (reshape,
         # flatten... of another tensor) it is a copy, and the write must go through MindSpore to reach the base

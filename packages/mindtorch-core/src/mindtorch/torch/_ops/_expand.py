@@ -9,7 +9,7 @@ Only a 0-d operand takes a fast path. numpy does both in ~1 ms.
 So on CPU a large broadcasting op first expands its small operand(s) on the host (`expand`, one autograd node
 whose backward sums the gradient back on the host) and then runs MindSpore's same-shape kernel, which records
 its own backward as usual. An operand of one element becomes 0-d instead (a free reshape). Small outputs keep
-MindSpore's broadcasting kernel: below `_MIN_NUMEL` the node's fixed cost outweighs the gain.
+MindSpore's broadcasting kernel: below `MIN_NUMEL` the node's fixed cost outweighs the gain.
 
 Used by the binary ops of the op table on the CPU target (`install`, wrapping each entry's implementation) and
 by compositions that add a bias themselves (`linear`, convolutions). GPU/Ascend keep their native kernels.
@@ -28,14 +28,14 @@ from . import _registry
 
 _MsTensor = ms.Tensor
 _shape_of = _MsTensor.shape.fget
-_numel = _MsTensor.size.fget  # MindSpore's `size` is the element count (ours is torch's size())
+numel = _MsTensor.size.fget  # MindSpore's `size` is the element count (ours is torch's size())
 _TENSOR_TYPES = _registry.TENSOR_TYPES
 _SCALARS = frozenset((int, float, bool, complex))
 # Outputs below this many elements keep MindSpore's broadcasting kernel. Measured (2 cores, float32, add/mul,
 # shapes (n, 16) + (16,), (n, 64) + (n, 1), (b, 16, 8, 8) + (1, 16, 1, 1)): the forward breaks even at ~16K
 # elements (1024x16: 0.15 ms either way; 4096x16: 0.40 -> 0.21 ms), forward + backward at ~32-64K (32x16x8x8:
 # add 0.99 vs 1.06 ms, mul 1.47 vs 1.33 ms; 1024x64: 1.45 vs 1.37 ms). 32K is where neither loses measurably.
-_MIN_NUMEL = 1 << 15
+MIN_NUMEL = 1 << 15
 # dtypes numpy computes natively (bfloat16 has no numpy dtype; uint16/32/64 have few MindSpore CPU kernels)
 _HOST_DTYPES = frozenset(map(id, (ms.float32, ms.float16, ms.float64, ms.int8, ms.int16, ms.int32, ms.int64,
                                   ms.uint8, ms.bool_, ms.complex64, ms.complex128)))
@@ -64,6 +64,14 @@ def _sum_to_np(g: np.ndarray, shape: Tuple[int, ...]) -> np.ndarray:
                                 .reshape(shape))
 
 
+def _expand_value(t: Any, shape: Tuple[int, ...]) -> Any:
+    return _from_np(np.ascontiguousarray(np.broadcast_to(_np(t), shape)))
+
+
+def _sum_to_value(g: Any, shape: Tuple[int, ...]) -> Any:
+    return _from_np(_sum_to_np(_np(g), shape))
+
+
 class _Expand(Function):
     """t -> t broadcast to `shape` as a new contiguous tensor (numpy copy). Backward: the gradient summed back to
     t's shape on the host (as `_SumTo`, so that a double backward records it)."""
@@ -71,7 +79,7 @@ class _Expand(Function):
     @staticmethod
     def forward(ctx: Any, t: Any, shape: Tuple[int, ...]) -> Any:
         ctx.in_shape = tuple(_shape_of(t))
-        return _from_np(np.ascontiguousarray(np.broadcast_to(_np(t), shape)))
+        return _expand_value(t, shape)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> Any:
@@ -84,7 +92,7 @@ class _SumTo(Function):
     @staticmethod
     def forward(ctx: Any, g: Any, shape: Tuple[int, ...]) -> Any:
         ctx.in_shape = tuple(_shape_of(g))
-        return _from_np(_sum_to_np(_np(g), shape))
+        return _sum_to_value(g, shape)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> Any:
@@ -93,16 +101,16 @@ class _SumTo(Function):
 
 def expand(t: Any, shape: Tuple[int, ...], grad: bool = True) -> Any:
     """t broadcast to `shape`, materialized (host copy; differentiable unless grad=False)."""
-    if grad and getattr(t, "_requires_grad", False) and _ms.is_recording():
+    if grad and _ms.records_grad(t):
         return _Expand.apply(t, shape)
-    return _from_np(np.ascontiguousarray(np.broadcast_to(_np(t), shape)))
+    return _expand_value(t, shape)
 
 
 def sum_to(g: Any, shape: Tuple[int, ...]) -> Any:
     """g summed to `shape` (host; differentiable)."""
-    if getattr(g, "_requires_grad", False) and _ms.is_recording():
+    if _ms.records_grad(g):
         return _SumTo.apply(g, shape)
-    return _from_np(_sum_to_np(_np(g), shape))
+    return _sum_to_value(g, shape)
 
 
 def _is_tensor(x: Any) -> bool:
@@ -110,7 +118,7 @@ def _is_tensor(x: Any) -> bool:
 
 
 def same_shape(*operands: Any, grad: bool = True) -> Tuple[Any, ...]:
-    """`operands` with a large broadcast made explicit: when the broadcast output has at least `_MIN_NUMEL`
+    """`operands` with a large broadcast made explicit: when the broadcast output has at least `MIN_NUMEL`
     elements and every tensor operand has a dtype numpy holds, each dimensioned tensor operand that is not of the
     output's shape is expanded to it (`expand`), or - one element of the same dtype as an operand that keeps its
     dimensions, so torch's type promotion is unchanged - reshaped to 0-d (MindSpore's fast scalar path). 0-d
@@ -119,8 +127,8 @@ def same_shape(*operands: Any, grad: bool = True) -> Tuple[Any, ...]:
     bound = 1  # the product of the operands' sizes bounds the output's: most small broadcasts stop here
     for x in operands:
         if _is_tensor(x):
-            bound *= _numel(x)
-    if bound < _MIN_NUMEL:
+            bound *= numel(x)
+    if bound < MIN_NUMEL:
         return operands
     shapes = []
     for x in operands:
@@ -136,15 +144,15 @@ def same_shape(*operands: Any, grad: bool = True) -> Tuple[Any, ...]:
         shape = np.broadcast_shapes(*shapes)
     except ValueError:
         return operands
-    if math.prod(shape) < _MIN_NUMEL:
+    if math.prod(shape) < MIN_NUMEL:
         return operands
-    kept = {id(x.dtype) for x in operands if _is_tensor(x) and _numel(x) > 1}
+    kept = {id(x.dtype) for x in operands if _is_tensor(x) and numel(x) > 1}
     out = []
     for x in operands:
         if _is_tensor(x):
             s = tuple(_shape_of(x))
             if s and s != shape:
-                if _numel(x) == 1 and id(x.dtype) in kept:
+                if numel(x) == 1 and id(x.dtype) in kept:
                     x = ms.ops.reshape(x, ())
                 else:
                     x = expand(x, shape, grad)

@@ -33,7 +33,7 @@ class _HostFn(Function):
 
 def _host_op(compute: Any, vjp: Any, *inputs: Any) -> Any:
     """compute(*inputs), recorded with `vjp` as its backward when autograd records and an input needs grad."""
-    if _ms.is_recording() and any(getattr(t, "_requires_grad", False) for t in inputs):
+    if _ms.records_grad(*inputs):
         return _HostFn.apply(compute, vjp, *inputs)
     return compute(*inputs)
 

@@ -35,7 +35,6 @@ _FORWARD_TRAINING, _FORWARD_INFERENCE = 64, 96
 _CONV_DIRECT = 1
 _POOL_MAX, _POOL_AVG_INCLUDE, _POOL_AVG_EXCLUDE = 0x1FF, 0x2FF, 0x3FF
 _Q_SRC, _Q_DIFF_SRC, _Q_WEIGHTS, _Q_DIFF_WEIGHTS, _Q_DST, _Q_DIFF_DST, _Q_WORKSPACE, _Q_SCRATCHPAD = range(129, 137)
-_Q_IMPL_INFO = 8
 _ARG_SRC, _ARG_DST, _ARG_WEIGHTS, _ARG_BIAS = 1, 17, 33, 41
 _ARG_WORKSPACE, _ARG_SCRATCHPAD = 64, 80
 _ARG_DIFF_SRC, _ARG_DIFF_DST, _ARG_DIFF_WEIGHTS, _ARG_DIFF_BIAS = 129, 145, 161, 169
@@ -176,8 +175,8 @@ def available() -> bool:
 class _Primitive:
     """One oneDNN primitive for one problem, with the reorders between the callers' plain (row-major) arrays and
     the layouts oneDNN chose. `ins`/`outs`: (exec arg, query or None for plain, plain shape) of the user-facing
-    tensors; a workspace
-    (max pooling) is produced by a forward and consumed by its backward as an opaque uint8 array."""
+    tensors; a workspace (max pooling) is produced by a forward and consumed by its backward as an opaque uint8
+    array."""
 
     def __init__(self, lib: _Lib, pd: Any, ins: Sequence[Tuple[int, Optional[int], Sequence[int]]],
                  outs: Sequence[Tuple[int, int, Sequence[int]]], workspace: Optional[str] = None) -> None:
@@ -297,16 +296,15 @@ def _parallel(jobs: List[Any]) -> List[Any]:
 
 
 # ------------------------------------------------------------------------------------------ convolution
-def _conv_geometry(x_shape: Sequence[int], w_shape: Sequence[int], groups: int) -> Tuple[List[int], List[int]]:
-    """oneDNN's weight dims: (O, C/g, kH, kW) plain, (g, O/g, C/g, kH, kW) grouped (same memory)."""
+def _weight_dims(w_shape: Sequence[int], groups: int) -> List[int]:
+    """oneDNN's weight dims: (O, C/g, *k) plain, (g, O/g, C/g, *k) grouped (same memory)."""
     o = w_shape[0]
-    w_dims = list(w_shape) if groups == 1 else [groups, o // groups, *w_shape[1:]]
-    return w_dims, [x_shape[0], o]
+    return list(w_shape) if groups == 1 else [groups, o // groups, *w_shape[1:]]
 
 
 def _conv_pds(lib: _Lib, xs: Sequence[int], ws: Sequence[int], os_: Sequence[int], groups: int,
               stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int], bias: bool) -> Tuple[Any, ...]:
-    w_dims, _ = _conv_geometry(xs, ws, groups)
+    w_dims = _weight_dims(ws, groups)
     st, pad, dil = _dims(stride), _dims(padding), _dims([d - 1 for d in dilation])
     fwd = _vp()
     lib.check(lib.lib.dnnl_convolution_forward_primitive_desc_create(
@@ -399,9 +397,7 @@ def conv_backward_weights(dout: np.ndarray, x: np.ndarray, w_shape: Sequence[int
 
 
 # -------------------------------------------------------------------------------------------- pooling
-def _pool_key(kind: str, xs: Sequence[int], os_: Sequence[int], alg: int, k: Sequence[int], s: Sequence[int],
-              pl: Sequence[int], pr: Sequence[int], d: Sequence[int]) -> Tuple[Any, ...]:
-    return (kind, tuple(xs), tuple(os_), alg, tuple(k), tuple(s), tuple(pl), tuple(pr), tuple(d))
+_POOL_ALGS = {"max": _POOL_MAX, "avg_include": _POOL_AVG_INCLUDE, "avg_exclude": _POOL_AVG_EXCLUDE}
 
 
 def _pool_fwd_pd(lib: _Lib, xs: Sequence[int], os_: Sequence[int], alg: int, k: Sequence[int], s: Sequence[int],
@@ -414,24 +410,44 @@ def _pool_fwd_pd(lib: _Lib, xs: Sequence[int], os_: Sequence[int], alg: int, k: 
     return pd
 
 
+def _pool_prim(kind: str, xs: Sequence[int], os_: Sequence[int], alg: int, k: Sequence[int], s: Sequence[int],
+               pl: Sequence[int], pr: Sequence[int], d: Sequence[int]) -> _Primitive:
+    """The cached primitive of one pooling problem: kind "fwd" (training: a max pooling produces its workspace),
+    "fwd_inf" or "bwd" (dy -> dx, created with the training forward as its hint; max pooling reads the
+    workspace). oneDNN's pooling takes plain layouts for its source (no `any`)."""
+    key = (kind, tuple(xs), tuple(os_), alg, tuple(k), tuple(s), tuple(pl), tuple(pr), tuple(d))
+    prim = _CACHE.get(key)
+    if prim is None:
+        lib = _load()
+        fwd = _pool_fwd_pd(lib, xs, os_, alg, k, s, pl, pr, d, kind != "fwd_inf")
+        with_ws = alg == _POOL_MAX and kind != "fwd_inf"
+        if kind == "bwd":
+            pd = _vp()
+            lib.check(lib.lib.dnnl_pooling_backward_primitive_desc_create(
+                ctypes.byref(pd), lib.engine, alg, lib.plain_md(xs), lib.plain_md(os_), _dims(s), _dims(k),
+                _dims([v - 1 for v in d]), _dims(pl), _dims(pr), fwd, lib.attr),
+                "pooling_backward_primitive_desc_create")
+            prim = _Primitive(lib, pd, [(_ARG_DIFF_DST, _Q_DIFF_DST, os_)], [(_ARG_DIFF_SRC, _Q_DIFF_SRC, xs)],
+                              "in" if with_ws else None)
+        else:
+            prim = _Primitive(lib, fwd, [(_ARG_SRC, _Q_SRC, xs)], [(_ARG_DST, _Q_DST, os_)],
+                              "out" if with_ws else None)
+        _CACHE[key] = prim
+    return prim
+
+
 def pool_forward(x: np.ndarray, out_shape: Sequence[int], alg: str, k: Sequence[int], s: Sequence[int],
                  pl: Sequence[int], pr: Sequence[int], d: Sequence[int],
                  training: bool) -> Tuple[np.ndarray, Optional[List[np.ndarray]]]:
     """Pooling ("max", "avg_include", "avg_exclude") of (N, C, *spatial) -> out_shape with padding pl/pr; for max
     pooling in training the per-half workspaces its backward needs."""
-    a = {"max": _POOL_MAX, "avg_include": _POOL_AVG_INCLUDE, "avg_exclude": _POOL_AVG_EXCLUDE}[alg]
+    a = _POOL_ALGS[alg]
     want_ws = training and a == _POOL_MAX
     out = np.empty(tuple(out_shape), np.float32)
     jobs = []
     for lo, hi in _halves(x.shape[0]):
-        xs, os_ = (hi - lo, *x.shape[1:]), (hi - lo, *out_shape[1:])
-        key = _pool_key("fwd" if want_ws else "fwd_inf", xs, os_, a, k, s, pl, pr, d)
-        prim = _CACHE.get(key)
-        if prim is None:
-            lib = _load()
-            pd = _pool_fwd_pd(lib, xs, os_, a, k, s, pl, pr, d, want_ws)
-            prim = _CACHE[key] = _Primitive(lib, pd, [(_ARG_SRC, _Q_SRC, xs)], [(_ARG_DST, _Q_DST, os_)],
-                                            "out" if want_ws else None)
+        prim = _pool_prim("fwd" if want_ws else "fwd_inf", (hi - lo, *x.shape[1:]), (hi - lo, *out_shape[1:]), a,
+                          k, s, pl, pr, d)
         jobs.append(lambda prim=prim, lo=lo, hi=hi: prim.run([x[lo:hi]], [out[lo:hi]]))
     ws = _parallel(jobs)
     return out, (ws if want_ws else None)
@@ -441,36 +457,12 @@ def pool_backward(dout: np.ndarray, x_shape: Sequence[int], alg: str, k: Sequenc
                   pl: Sequence[int], pr: Sequence[int], d: Sequence[int],
                   workspaces: Optional[List[np.ndarray]]) -> np.ndarray:
     """d(loss)/d(input) of `pool_forward` (max pooling: with the workspaces that forward returned)."""
-    a = {"max": _POOL_MAX, "avg_include": _POOL_AVG_INCLUDE, "avg_exclude": _POOL_AVG_EXCLUDE}[alg]
+    a = _POOL_ALGS[alg]
     dx = np.empty(tuple(x_shape), np.float32)
     jobs = []
     for i, (lo, hi) in enumerate(_halves(x_shape[0])):
-        xs, os_ = (hi - lo, *x_shape[1:]), (hi - lo, *dout.shape[1:])
-        key = _pool_key("bwd", xs, os_, a, k, s, pl, pr, d)
-        prim = _CACHE.get(key)
-        if prim is None:
-            lib = _load()
-            fwd = _pool_fwd_pd(lib, xs, os_, a, k, s, pl, pr, d, True)
-            pd = _vp()
-            lib.check(lib.lib.dnnl_pooling_backward_primitive_desc_create(
-                ctypes.byref(pd), lib.engine, a, lib.plain_md(xs), lib.plain_md(os_), _dims(s), _dims(k),
-                _dims([v - 1 for v in d]), _dims(pl), _dims(pr), fwd, lib.attr),
-                "pooling_backward_primitive_desc_create")
-            prim = _CACHE[key] = _Primitive(lib, pd, [(_ARG_DIFF_DST, _Q_DIFF_DST, os_)],
-                                            [(_ARG_DIFF_SRC, _Q_DIFF_SRC, xs)], "in" if a == _POOL_MAX else None)
+        prim = _pool_prim("bwd", (hi - lo, *x_shape[1:]), (hi - lo, *dout.shape[1:]), a, k, s, pl, pr, d)
         ws = workspaces[i] if workspaces is not None else None
         jobs.append(lambda prim=prim, lo=lo, hi=hi, ws=ws: prim.run([dout[lo:hi]], [dx[lo:hi]], ws))
     _parallel(jobs)
     return dx
-
-
-def impl_info(key_kind: str = "fwd") -> List[str]:
-    """The implementations oneDNN chose for the cached primitives of a kind (diagnostics, benchmarks)."""
-    lib = _load()
-    res = []
-    for key, prim in _CACHE.items():
-        if key[0] == key_kind and lib is not None:
-            s = ctypes.c_char_p()
-            lib.lib.dnnl_primitive_desc_query(prim.pd, _Q_IMPL_INFO, 0, ctypes.byref(s))
-            res.append((s.value or b"").decode())
-    return res

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, List, NoReturn, Optional, Sequence, Tuple
 
 import mindspore as ms
 import numpy as np
@@ -104,11 +104,10 @@ def _spatial_slice(x: Any, starts: Sequence[int], steps: Sequence[int], counts: 
 
 # ---------------------------------------------------------------------------------------------- linear
 def _add_bias(out: Any, bias: Any) -> Any:
-    return _ADD_BIAS(*_expand.same_shape(out, bias)) if _CPU else _ADD_BIAS(out, bias)
+    return _ADD_BIAS(*_expand.same_shape(out, bias)) if _ms.HOST_MEMORY else _ADD_BIAS(out, bias)
 
 
 _ADD_BIAS = ops.add
-_CPU = _ms.device_target() == "CPU"
 
 
 @register("linear", function=False, method=False, namespaces=_NS)
@@ -387,16 +386,14 @@ class _OneDnnConv(Function):
     """oneDNN's convolution (`_onednn`) as one autograd node: x (N, C, *spatial), w (O, C/groups, *kernel), bias
     (O,) or None -> (N, O, *out), 2-d or 3-d; backward computes dx (only when x needs it), dw and dbias with
     oneDNN. Under create_graph the 2-d backward is MindSpore's Conv2DBackpropInput/Filter pair instead (recorded,
-    as `_NativeConv2d`), so double backward works; 3-d raises (`_conv3d_grads_recorded`)."""
+    as `_NativeConv2d`), so double backward works; 3-d raises (`_conv3d_double_backward_unsupported`)."""
 
     @staticmethod
     def forward(ctx: Any, x: Any, w: Any, bias: Any, stride: Tuple[int, ...], padding: Tuple[int, ...],
                 dilation: Tuple[int, ...], groups: int) -> Any:
         ctx.save_for_backward(x, w)
         ctx.geometry = (stride, padding, dilation, groups)
-        b = None if bias is None else _host_f32(bias)
-        return _MsTensor.from_numpy(_onednn.conv_forward(_host_f32(x), _host_f32(w), b, stride, padding, dilation,
-                                                         groups))
+        return _conv_onednn_value(x, w, bias, stride, padding, dilation, groups)
 
     @staticmethod
     def backward(ctx: Any, dout: Any) -> Tuple[Any, ...]:
@@ -405,15 +402,13 @@ class _OneDnnConv(Function):
         need_x, need_w, need_b = ctx.needs_input_grad[:3]
         axes = (0, *range(2, len(_shape(x))))
         if _ms.is_recording():  # create_graph: differentiable kernels
-            db = ops.sum(dout, axes) if need_b else None
-            if len(stride) == 2:
-                o, _, kh, kw = _shape(w)
-                grad_input, grad_filter = _conv2d_grad_prims(o, kh, kw, stride, padding, dilation, groups)
-                dx = grad_input(dout, w, _shape(x)) if need_x else None
-                dw = grad_filter(dout, x, _shape(w)) if need_w else None
-            else:
-                dx, dw = _conv3d_grads_recorded(x, w, dout, stride, padding, dilation, groups)
-            return dx, dw, db, None, None, None, None
+            if len(stride) != 2:
+                _conv3d_double_backward_unsupported()
+            o, _, kh, kw = _shape(w)
+            grad_input, grad_filter = _conv2d_grad_prims(o, kh, kw, stride, padding, dilation, groups)
+            dx = grad_input(dout, w, _shape(x)) if need_x else None
+            dw = grad_filter(dout, x, _shape(w)) if need_w else None
+            return dx, dw, (ops.sum(dout, axes) if need_b else None), None, None, None, None
         g = _host_f32(dout)
         dx = dw = db = None
         if need_x:
@@ -427,10 +422,9 @@ class _OneDnnConv(Function):
         return dx, dw, db, None, None, None, None
 
 
-def _conv3d_grads_recorded(x: Any, w: Any, dout: Any, stride: Tuple[int, ...], padding: Tuple[int, ...],
-                           dilation: Tuple[int, ...], groups: int) -> Tuple[Any, Any]:
-    """(dx, dw) of a 3-d convolution as recorded MindSpore ops: not available, MindSpore 2.10 has no derivative
-    of Conv3DBackpropInput (its second backward failed with "bprop not defined"), so say so at the first one."""
+def _conv3d_double_backward_unsupported() -> NoReturn:
+    """A 3-d (transposed) convolution's backward under create_graph: MindSpore 2.10 has no derivative of
+    Conv3DBackpropInput (the second backward failed with "bprop not defined"), so say so at the first one."""
     raise NotImplementedError(
         "mindtorch: conv3d double backward (autograd with create_graph=True through a 3-d convolution) is not "
         "supported: MindSpore 2.10 has no derivative of Conv3DBackpropInput. First-order gradients work.")
@@ -441,19 +435,24 @@ def _host_f32(t: Any) -> np.ndarray:
     return np.ascontiguousarray(_MsTensor.asnumpy(t))
 
 
-def _conv_onednn(x: Any, w: Any, bias: Any, stride: Tuple[int, ...], padding: Tuple[int, ...],
-                 dilation: Tuple[int, ...], groups: int) -> Any:
-    """oneDNN's convolution, recorded as `_OneDnnConv` when autograd records and an operand needs a gradient."""
-    if _ms.is_recording() and any(getattr(t, "_requires_grad", False) for t in (x, w, bias) if t is not None):
-        return _OneDnnConv.apply(x, w, bias, stride, padding, dilation, groups)
+def _conv_onednn_value(x: Any, w: Any, bias: Any, stride: Tuple[int, ...], padding: Tuple[int, ...],
+                       dilation: Tuple[int, ...], groups: int) -> Any:
     b = None if bias is None else _host_f32(bias)
     return _MsTensor.from_numpy(_onednn.conv_forward(_host_f32(x), _host_f32(w), b, stride, padding, dilation,
                                                      groups))
 
 
+def _conv_onednn(x: Any, w: Any, bias: Any, stride: Tuple[int, ...], padding: Tuple[int, ...],
+                 dilation: Tuple[int, ...], groups: int) -> Any:
+    """oneDNN's convolution, recorded as `_OneDnnConv` when autograd records and an operand needs a gradient."""
+    if _ms.records_grad(x, w, bias):
+        return _OneDnnConv.apply(x, w, bias, stride, padding, dilation, groups)
+    return _conv_onednn_value(x, w, bias, stride, padding, dilation, groups)
+
+
 def _onednn_conv_ok(x: Any) -> bool:
     """oneDNN's convolution applies: a CPU float32 convolution (dtypes checked equal) with the library loaded."""
-    return _CPU and x.dtype == ms.float32 and _onednn.available()
+    return _ms.HOST_MEMORY and x.dtype == ms.float32 and _onednn.available()
 
 
 @register("_conv2d_kernel", target="CPU", method=False, function=False)
@@ -642,9 +641,9 @@ class _OneDnnPool(Function):
     @staticmethod
     def backward(ctx: Any, dout: Any) -> Tuple[Any, ...]:
         (x,) = ctx.saved_tensors
-        out_shape, alg, k, s, pl, pr, d = _pool_call(x, ctx.alg, ctx.geometry)
         if _ms.is_recording():  # create_graph: the same gradient from recorded MindSpore ops
             return _pool_grad_recorded(x, dout, ctx.alg, ctx.geometry), None, None
+        _, alg, k, s, pl, pr, d = _pool_call(x, ctx.alg, ctx.geometry)
         dx = _onednn.pool_backward(_host_f32(dout), _shape(x), alg, k, s, pl, pr, d, ctx.workspace)
         return _MsTensor.from_numpy(dx), None, None
 
@@ -673,7 +672,7 @@ def _pool_grad_recorded(x: Any, dout: Any, alg: str, geometry: Tuple[Any, ...]) 
 
 def _onednn_pool_ok(x: Any, n: int) -> bool:
     """oneDNN pooling applies: CPU float32 2-d pooling with the library loaded."""
-    return n == 2 and _CPU and x.dtype == ms.float32 and _onednn.available()
+    return n == 2 and _ms.HOST_MEMORY and x.dtype == ms.float32 and _onednn.available()
 
 
 def _pool_onednn(x: Any, alg: str, k: Sequence[int], s: Sequence[int], p: Sequence[int], d: Sequence[int],
@@ -697,7 +696,7 @@ def _pool_onednn(x: Any, alg: str, k: Sequence[int], s: Sequence[int], p: Sequen
             if np.isnan(np.add.reduce(_MsTensor.asnumpy(x), axis=None)):
                 return None
     geometry = (tuple(k), tuple(s), tuple(p), tuple(pr), tuple(d), tuple(outs), ceil_mode)
-    if _ms.is_recording() and getattr(x, "_requires_grad", False):
+    if _ms.records_grad(x):
         return _OneDnnPool.apply(x, alg, geometry)
     out, _ = _onednn.pool_forward(_host_f32(x), *_pool_call(x, alg, geometry), training=False)
     return _MsTensor.from_numpy(out)
@@ -2556,7 +2555,7 @@ class _OneDnnConvTranspose(Function):
     @staticmethod
     def forward(ctx: Any, x: Any, w: Any, bias: Any, out_shape: Tuple[int, ...], geometry: Tuple[Any, ...]) -> Any:
         ctx.save_for_backward(x, w)
-        ctx.out_shape, ctx.geometry = out_shape, geometry
+        ctx.geometry = geometry
         return _conv_transpose_onednn_value(x, w, bias, out_shape, geometry)
 
     @staticmethod
@@ -2567,7 +2566,7 @@ class _OneDnnConvTranspose(Function):
         axes = (0, *range(2, len(_shape(x))))
         if _ms.is_recording():  # create_graph: recorded MindSpore kernels, which have their own derivatives
             if len(stride) != 2:
-                _conv3d_grads_recorded(x, w, dout, stride, padding, dilation, groups)  # raises
+                _conv3d_double_backward_unsupported()
             o, _, kh, kw = _shape(w)
             _, grad_filter = _conv2d_grad_prims(o, kh, kw, stride, padding, dilation, groups)
             dx = _conv2d_native_node(dout, w, stride, padding, dilation, groups) if need_x else None
@@ -2607,7 +2606,7 @@ def _conv_transpose_onednn(x: Any, w: Any, bias: Any, s: Tuple[int, ...], p: Tup
         return None
     geometry = (s, p, op, d, groups)
     try:
-        if _ms.is_recording() and any(getattr(t, "_requires_grad", False) for t in (x, w, bias) if t is not None):
+        if _ms.records_grad(x, w, bias):
             return _OneDnnConvTranspose.apply(x, w, bias, out_shape, geometry)
         return _conv_transpose_onednn_value(x, w, bias, out_shape, geometry)
     except _onednn.OneDnnError:  # a geometry oneDNN refuses

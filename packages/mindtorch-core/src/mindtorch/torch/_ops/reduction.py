@@ -122,8 +122,7 @@ def mean(input: Any, dim: Any = None, keepdim: builtins.bool = False, *, dtype: 
 # sum or mean is `_expand.sum_to` (numpy's pairwise sum as an autograd node whose backward is the host expand,
 # and the reverse for double backward); small ones keep MindSpore's kernel.
 _HOST_REDUCE_FLOATS = frozenset(map(id, (D.float32, D.float64)))
-_HOST_REDUCE_MIN = 1 << 15
-_numel = _MsTensor.size.fget  # MindSpore's `size` is the element count
+_HOST_REDUCE_MIN = _expand.MIN_NUMEL  # the host node's break-even size, as for broadcasts
 
 
 def _host_sum(x: Any, dims: Optional[Tuple[int, ...]], keepdim: builtins.bool) -> Any:
@@ -133,7 +132,7 @@ def _host_sum(x: Any, dims: Optional[Tuple[int, ...]], keepdim: builtins.bool) -
 
 
 def _host_reducible(input: Any, dtype: Any) -> builtins.bool:
-    return dtype is None and id(input.dtype) in _HOST_REDUCE_FLOATS and _numel(input) >= _HOST_REDUCE_MIN
+    return dtype is None and id(input.dtype) in _HOST_REDUCE_FLOATS and _expand.numel(input) >= _HOST_REDUCE_MIN
 
 
 @register("sum", target="CPU")

@@ -91,7 +91,7 @@ class _NoDerivative(Function):
 
 
 def _no_derivative(x: Any, what: str) -> Any:
-    if getattr(x, "_requires_grad", False) and _ms.is_recording():
+    if _ms.records_grad(x):
         return _NoDerivative.apply(x, what)
     return x
 
@@ -223,7 +223,7 @@ def zeta(input: Any, other: Any) -> Any:
     """Hurwitz zeta function zeta(x, q) (MindSpore's Zeta kernel); either argument may be a Python number.
     Like torch, only `other` (q) is differentiable: d/dq zeta(x, q) = -x zeta(x + 1, q)."""
     x, q = _float_pair("zeta", input, other, True)
-    if getattr(x, "_requires_grad", False) and _ms.is_recording():
+    if _ms.records_grad(x):
         return _ZetaNode.apply(x, q)
     return ops.Zeta()(x, q)
 

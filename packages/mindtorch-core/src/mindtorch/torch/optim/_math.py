@@ -19,13 +19,12 @@ _Operand = Union[Any, float]
 # cost ~4 ms per 2.4M float32 elements (mul, div; add with alpha), numpy ~1 ms, and an AdamW step over a small
 # transformer's parameters took ~0.7 s in MindSpore kernels. Optimizer updates run outside autograd, so host
 # results wrapped zero-copy are equivalent; bfloat16 (no numpy dtype) and other targets keep the mint kernels.
-_HOST = _ms.device_target() == "CPU"
 _HOST_DTYPES = frozenset(map(id, (ms.float32, ms.float64, ms.float16)))
 _asnumpy = ms.Tensor.asnumpy
 
 
 def _on_host(*vals: Any) -> bool:
-    return _HOST and all(id(v.dtype) in _HOST_DTYPES for v in vals if isinstance(v, ms.Tensor))
+    return _ms.HOST_MEMORY and all(id(v.dtype) in _HOST_DTYPES for v in vals if isinstance(v, ms.Tensor))
 
 
 def _np(v: _Operand) -> Any:
