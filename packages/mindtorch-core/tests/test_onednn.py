@@ -1,8 +1,8 @@
-"""oneDNN's CPU kernels (`_ops/_onednn.py`, on the libdnnl inside MindSpore's wheel) behind conv2d/conv1d and
-max/avg pooling, against real torch: values and gradients over strides, padding, dilation, groups, ceil mode,
-ties and NaN, batches large enough to be split between two threads, non-contiguous inputs, double backward, and
-the fallback when the library is switched off. (Convolution geometries are also run per kernel in
-test_conv_kernels.py.)"""
+"""oneDNN's CPU kernels (`_ops/_onednn.py`, on the libdnnl inside MindSpore's wheel) behind conv2d/conv1d,
+max/avg pooling, layer_norm, gelu, matmul and linear, against real torch: values and gradients over strides,
+padding, dilation, groups, ceil mode, ties and NaN, batches large enough to be split between two threads,
+non-contiguous inputs, double backward, and the fallback when the library is switched off. (Convolution
+geometries are also run per kernel in test_conv_kernels.py.)"""
 import os
 import subprocess
 import sys
@@ -281,3 +281,132 @@ def test_conv_transpose_double_backward_and_unbatched(reftorch):
     assert_same(F.conv_transpose2d(torch.tensor(x1), torch.tensor(w1), stride=2),
                 reftorch.nn.functional.conv_transpose2d(reftorch.tensor(x1), reftorch.tensor(w1), stride=2),
                 rtol=1e-5, atol=1e-5)
+
+
+LAYER_NORM = [  # input shape, normalized_shape, affine: True / False / "bias" (a bias without a weight)
+    ((4, 6, 8), (8,), True),
+    ((4, 6, 8), (6, 8), True),
+    ((5, 8), (8,), False),
+    ((8,), (8,), True),
+    ((3, 10), (10,), "bias"),
+    ((256, 300), (300,), True),  # large enough to be split between the two threads
+]
+
+
+@pytest.mark.parametrize("case", LAYER_NORM, ids=[f"{c[0]}-{c[1]}-{c[2]}" for c in LAYER_NORM])
+def test_layer_norm_values_grads_and_double_backward(reftorch, case):
+    shape, ns, affine = case
+    rng = np.random.RandomState(10)
+    x = (rng.randn(*shape) * 3 + 1).astype(np.float32)
+    w = rng.randn(*ns).astype(np.float32) if affine is True else None
+    b = rng.randn(*ns).astype(np.float32) if affine else None
+    g = rng.randn(*shape).astype(np.float32)
+
+    def run(t):
+        x1 = t.tensor(x, requires_grad=True)
+        w1 = None if w is None else t.tensor(w, requires_grad=True)
+        b1 = None if b is None else t.tensor(b, requires_grad=True)
+        y = t.nn.functional.layer_norm(x1, ns, w1, b1)
+        (y * t.tensor(g)).sum().backward()
+        # double backward (a gradient penalty through the normalisation): d |dL/dx|^2 / d(x, w)
+        x2 = t.tensor(x, requires_grad=True)
+        w2 = None if w is None else t.tensor(w, requires_grad=True)
+        y2 = t.nn.functional.layer_norm(x2, ns, w2, None if b is None else t.tensor(b))
+        (gx,) = t.autograd.grad((y2 * t.tensor(g)).sum(), x2, create_graph=True)
+        (gx * gx).sum().backward()
+        grad = (lambda p: None if p is None else p.grad)
+        return [y, x1.grad, grad(w1), grad(b1), gx, x2.grad, grad(w2)]
+
+    for m, r in zip(run(torch), run(reftorch)):
+        if r is not None:
+            assert_same(m, r, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_gelu_values_grads_and_double_backward(reftorch, approximate):
+    x = (np.random.RandomState(11).randn(64, 1024) * 3).astype(np.float32)
+
+    def run(t):
+        x1 = t.tensor(x, requires_grad=True)
+        y = t.nn.functional.gelu(x1, approximate=approximate)
+        y.sum().backward()
+        x2 = t.tensor(x, requires_grad=True)
+        (gx,) = t.autograd.grad(t.nn.functional.gelu(x2, approximate=approximate).sum(), x2, create_graph=True)
+        gx.sum().backward()
+        return y, x1.grad, gx, x2.grad
+
+    for m, r in zip(run(torch), run(reftorch)):
+        assert_same(m, r, rtol=1e-5, atol=1e-5)
+    if approximate == "none":  # oneDNN's gelu_erf is torch's formula: bit-identical
+        assert np.array_equal(F.gelu(torch.tensor(x)).numpy(), reftorch.nn.functional.gelu(reftorch.tensor(x)).numpy())
+
+
+def test_layer_norm_and_gelu_other_dtypes_and_empty(reftorch):
+    """float64 and empty inputs keep the MindSpore composition; the module forms and no_grad work."""
+    x = np.random.RandomState(12).randn(3, 16)
+    for t_in in (x, x.astype(np.float32)[:0]):
+        ref = reftorch.nn.functional.layer_norm(reftorch.tensor(t_in), (16,))
+        assert_same(F.layer_norm(torch.tensor(t_in), (16,)), ref, rtol=1e-6, atol=1e-6)
+        assert_same(F.gelu(torch.tensor(t_in)), reftorch.nn.functional.gelu(reftorch.tensor(t_in)))
+    with torch.no_grad():
+        y = torch.nn.LayerNorm(16)(torch.randn(2, 16))
+    assert not y.requires_grad and tuple(y.shape) == (2, 16)
+
+
+def _rand(*shape):
+    return np.random.RandomState(sum(shape) + len(shape)).randn(*shape).astype(np.float32)
+
+
+MATMUL = [  # (name, fn(T, *tensors), arrays): products through `misc.onednn_matmul` on CPU float32
+    ("2d", lambda T, a, b: a @ b, (_rand(5, 7), _rand(7, 3))),
+    ("3d@2d folded", lambda T, a, b: a @ b, (_rand(4, 5, 7), _rand(7, 3))),
+    ("batched", lambda T, a, b: a @ b, (_rand(16, 5, 7), _rand(16, 7, 3))),  # split between the two threads
+    ("broadcast batch", lambda T, a, b: a @ b, (_rand(2, 1, 5, 7), _rand(3, 7, 3))),
+    ("2d@3d", lambda T, a, b: a @ b, (_rand(5, 7), _rand(2, 7, 3))),
+    ("transposed views", lambda T, a, b: a.transpose(1, 2) @ b.transpose(-2, -1), (_rand(4, 7, 5), _rand(4, 3, 7))),
+    ("attention", lambda T, a, b: (a.view(4, 6, 2, 4).transpose(1, 2) @ a.view(4, 6, 2, 4).transpose(1, 2)
+                                   .transpose(-1, -2)) @ b, (_rand(4, 6, 8), _rand(6, 3))),
+    ("linear 3d", lambda T, a, w, b: T.nn.functional.linear(a, w, b), (_rand(3, 5, 7), _rand(4, 7), _rand(4))),
+    ("linear no bias", lambda T, a, w: T.nn.functional.linear(a, w), (_rand(6, 7), _rand(4, 7))),
+    ("linear of a view", lambda T, a, w, b: T.nn.functional.linear(a.transpose(0, 1), w, b),
+     (_rand(5, 3, 7), _rand(4, 7), _rand(4))),
+    ("linear large", lambda T, a, w, b: T.nn.functional.linear(a, w, b), (_rand(512, 64), _rand(96, 64), _rand(96))),
+    ("bmm", lambda T, a, b: T.bmm(a, b), (_rand(3, 4, 5), _rand(3, 5, 2))),
+    ("mm of t()", lambda T, a, b: T.mm(a, b.t()), (_rand(3, 4), _rand(2, 4))),
+    ("einsum", lambda T, a, b: T.einsum("bij,bjk->bik", a, b), (_rand(3, 4, 5), _rand(3, 5, 2))),
+]
+
+
+@pytest.mark.parametrize("case", MATMUL, ids=[c[0] for c in MATMUL])
+@pytest.mark.parametrize("order", ["first", "second"])
+def test_matmul_and_linear_values_and_grads(reftorch, case, order):
+    """Values and gradients; "second": the gradient of the gradients' squared norm (create_graph)."""
+    _, fn, arrays = case
+
+    def run(t):
+        ts = [t.tensor(a, requires_grad=True) for a in arrays]
+        y = fn(t, *ts)
+        g = t.tensor(np.random.RandomState(13).randn(*tuple(y.shape)).astype(np.float32))
+        if order == "first":
+            y.backward(g)
+        else:
+            grads = t.autograd.grad((y * g).sum(), ts, create_graph=True)
+            sum((x * x).sum() for x in grads).backward()
+        return [y] + [x.grad for x in ts]
+
+    for m, r in zip(run(torch), run(reftorch)):
+        if r is None:
+            assert m is None
+        else:
+            assert_same(m, r, rtol=1e-4, atol=1e-4)
+
+
+def test_matmul_other_dtypes_empty_and_no_grad(reftorch):
+    a, b = _rand(3, 4), _rand(4, 2)
+    assert_same(torch.tensor(a).double() @ torch.tensor(b).double(),
+                reftorch.tensor(a).double() @ reftorch.tensor(b).double(), rtol=1e-12, atol=1e-12)
+    assert tuple((torch.ones(0, 3) @ torch.ones(3, 2)).shape) == (0, 2)
+    lin = torch.nn.Linear(4, 2)
+    with torch.no_grad():
+        y = lin(torch.tensor(a))
+    assert not y.requires_grad and tuple(y.shape) == (3, 2)

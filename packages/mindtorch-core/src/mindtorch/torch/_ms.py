@@ -322,19 +322,27 @@ def host_view(t: Any) -> np.ndarray:
     MindSpore's `asnumpy()` shares memory only with a tensor that owns its storage; for one made by a view op
     (reshape, transpose, slicing... of another tensor) it returns a copy, so a write through it was lost. Such a
     tensor's `data_ptr()` includes its storage offset (measured on 2.10) and its strides are known: the array is
-    built on that memory. Other targets: `asnumpy()` (a host copy, as for torch's CUDA tensors after `.cpu()`)."""
-    arr = ms.Tensor.asnumpy(t)
-    if not HOST_MEMORY or arr.size == 0:
-        return arr
-    ptr = ms.Tensor.data_ptr(t)
-    if arr.ctypes.data == ptr:
-        return arr
+    built on that memory, without the copy `asnumpy()` would make first (a view's data is read in place). Other
+    targets: `asnumpy()` (a host copy, as for torch's CUDA tensors after `.cpu()`)."""
+    np_dtype = _HOST_NP_DTYPES.get(id(t.dtype)) if HOST_MEMORY else None
+    shape = _tensor_shape(t)
+    if np_dtype is None or 0 in shape:
+        return ms.Tensor.asnumpy(t)
     buf = _HostBuffer()
     buf.owner = t
     buf.__array_interface__ = {
-        "shape": arr.shape, "typestr": arr.dtype.str, "data": (ptr, False), "version": 3,
-        "strides": tuple(int(s) * arr.itemsize for s in ms.Tensor.stride(t))}
+        "shape": shape, "typestr": np_dtype.str, "data": (ms.Tensor.data_ptr(t), False), "version": 3,
+        "strides": tuple(int(s) * np_dtype.itemsize for s in ms.Tensor.stride(t))}
     return np.asarray(buf)
+
+
+_tensor_shape = ms.Tensor.shape.fget
+# the dtypes whose host memory numpy reads as is (bfloat16 has no numpy dtype)
+_HOST_NP_DTYPES = {id(d): np.dtype(n) for d, n in (
+    (ms.float16, "float16"), (ms.float32, "float32"), (ms.float64, "float64"), (ms.int8, "int8"),
+    (ms.int16, "int16"), (ms.int32, "int32"), (ms.int64, "int64"), (ms.uint8, "uint8"), (ms.uint16, "uint16"),
+    (ms.uint32, "uint32"), (ms.uint64, "uint64"), (ms.bool_, "bool"), (ms.complex64, "complex64"),
+    (ms.complex128, "complex128"))}
 
 
 def copy_into(dst: Any, value: Any) -> None:

@@ -1,4 +1,5 @@
-"""oneDNN CPU kernels (convolution, pooling), called through ctypes on the libdnnl that MindSpore's wheel ships.
+"""oneDNN CPU kernels (convolution, pooling, layer normalization, GELU), called through ctypes on the libdnnl that
+MindSpore's wheel ships.
 
 Why: MindSpore 2.10's CPU Conv2D runs this same oneDNN library, but describes its tensors in plain NCHW layout,
 which makes oneDNN fall back to its slow `jit_uni_ncsp:conv+ref` implementation (`ONEDNN_VERBOSE=1`; measured
@@ -31,13 +32,16 @@ _Dims = ctypes.c_int64 * 12  # dnnl_dims_t
 # dnnl_types.h (oneDNN 3.x)
 _F32 = 3
 _TAG_ANY = 1
-_FORWARD_TRAINING, _FORWARD_INFERENCE = 64, 96
+_FORWARD_TRAINING, _FORWARD_INFERENCE, _BACKWARD = 64, 96, 128
 _CONV_DIRECT = 1
 _POOL_MAX, _POOL_AVG_INCLUDE, _POOL_AVG_EXCLUDE = 0x1FF, 0x2FF, 0x3FF
 _Q_SRC, _Q_DIFF_SRC, _Q_WEIGHTS, _Q_DIFF_WEIGHTS, _Q_DST, _Q_DIFF_DST, _Q_WORKSPACE, _Q_SCRATCHPAD = range(129, 137)
 _ARG_SRC, _ARG_DST, _ARG_WEIGHTS, _ARG_BIAS = 1, 17, 33, 41
 _ARG_WORKSPACE, _ARG_SCRATCHPAD = 64, 80
 _ARG_DIFF_SRC, _ARG_DIFF_DST, _ARG_DIFF_WEIGHTS, _ARG_DIFF_BIAS = 129, 145, 161, 169
+_ARG_MEAN, _ARG_VARIANCE, _ARG_SCALE, _ARG_SHIFT, _ARG_DIFF_SCALE, _ARG_DIFF_SHIFT = 49, 50, 51, 52, 255, 256
+_USE_SCALE, _USE_SHIFT = 0x2, 0x4  # dnnl_normalization_flags_t
+_ELTWISE = {"gelu_erf": 0x31, "gelu_tanh": 0x2B}  # dnnl_alg_kind_t
 _SCRATCHPAD_USER = 1
 
 _SPLIT_MIN_BATCH = 8  # a batch of at least this many is split between the two threads
@@ -62,7 +66,12 @@ class _Lib:
     """The loaded library with the signatures this module uses, one engine, and a stream per thread."""
 
     def __init__(self, path: str) -> None:
-        lib = ctypes.CDLL(path)
+        # Two bindings of the one library: the cheap bookkeeping calls (descriptors, memory objects) through PyDLL,
+        # which keeps the GIL, and the calls that compute (execute, wait) through CDLL, which releases it so the
+        # other half of a split problem runs meanwhile. Releasing the GIL for every call made the two threads hand
+        # it back and forth ~10 times per execution (measured: 88 us per memory object instead of 3.5 us).
+        lib = ctypes.PyDLL(path)
+        self.compute = ctypes.CDLL(path)
         P = ctypes.POINTER
         sigs = {
             "dnnl_engine_create": [P(_vp), _int, ctypes.c_size_t],
@@ -82,6 +91,15 @@ class _Lib:
                 [P(_vp), _vp, _int, _int, _vp, _vp, _Dims, _Dims, _Dims, _Dims, _Dims, _vp],
             "dnnl_pooling_backward_primitive_desc_create":
                 [P(_vp), _vp, _int, _vp, _vp, _Dims, _Dims, _Dims, _Dims, _Dims, _vp, _vp],
+            "dnnl_layer_normalization_forward_primitive_desc_create":
+                [P(_vp), _vp, _int, _vp, _vp, _vp, ctypes.c_float, ctypes.c_uint, _vp],
+            "dnnl_layer_normalization_backward_primitive_desc_create":
+                [P(_vp), _vp, _int, _vp, _vp, _vp, _vp, ctypes.c_float, ctypes.c_uint, _vp, _vp],
+            "dnnl_eltwise_forward_primitive_desc_create":
+                [P(_vp), _vp, _int, _int, _vp, _vp, ctypes.c_float, ctypes.c_float, _vp],
+            "dnnl_eltwise_backward_primitive_desc_create":
+                [P(_vp), _vp, _int, _vp, _vp, _vp, ctypes.c_float, ctypes.c_float, _vp, _vp],
+            "dnnl_matmul_primitive_desc_create": [P(_vp), _vp, _vp, _vp, _vp, _vp, _vp],
             "dnnl_reorder_primitive_desc_create": [P(_vp), _vp, _vp, _vp, _vp, _vp],
             "dnnl_primitive_desc_query": [_vp, _int, _int, _vp],
             "dnnl_primitive_create": [P(_vp), _vp],
@@ -91,9 +109,10 @@ class _Lib:
             "dnnl_memory_desc_equal": [_vp, _vp],
         }
         for name, args in sigs.items():
-            fn = getattr(lib, name)
-            fn.argtypes = args
-            fn.restype = _int
+            for binding in (lib, self.compute):
+                fn = getattr(binding, name)
+                fn.argtypes = args
+                fn.restype = _int
         lib.dnnl_primitive_desc_query_md.argtypes = [_vp, _int, _int]
         lib.dnnl_primitive_desc_query_md.restype = _vp
         lib.dnnl_memory_desc_get_size.argtypes = [_vp]
@@ -126,6 +145,17 @@ class _Lib:
     def any_md(self, shape: Sequence[int]) -> Any:
         """A float32 descriptor of `shape` whose layout the primitive chooses."""
         return self._md(shape, False)
+
+    def strided_md(self, shape: Sequence[int], strides: Sequence[int]) -> Any:
+        """A float32 descriptor of `shape` with element `strides` (a transposed or sliced view, no copy)."""
+        key = (tuple(shape), tuple(strides))
+        md = self._mds.get(key)  # type: ignore[call-overload]
+        if md is None:
+            md = _vp()
+            self.check(self.lib.dnnl_memory_desc_create_with_strides(ctypes.byref(md), len(shape), _dims(shape), _F32,
+                                                                     _dims(strides)), "memory_desc_create")
+            self._mds[key] = md  # type: ignore[index]
+        return md
 
     def _md(self, shape: Sequence[int], plain: bool) -> Any:
         # memoized per shape: descriptors live as long as the process, none is created per call
@@ -195,7 +225,7 @@ class _Primitive:
     def _port(self, arg: int, query: Optional[int], shape: Sequence[int], is_input: bool) -> Tuple[Any, ...]:
         """(arg, user md, oneDNN's md, reorder or None, oneDNN's size); query None: always the plain layout."""
         lib, L = self.lib, self.lib.lib
-        user = lib.plain_md(shape)
+        user = shape if isinstance(shape, _vp) else lib.plain_md(shape)  # a descriptor given as is (strided view)
         if query is None:
             return arg, user, user, None, 0
         inner = L.dnnl_primitive_desc_query_md(self.pd, query, 0)
@@ -228,7 +258,7 @@ class _Primitive:
 
         def execute(prim: Any, args: Dict[int, Any]) -> None:
             arr = (_ExecArg * len(args))(*[_ExecArg(k, v) for k, v in args.items()])
-            lib.check(L.dnnl_primitive_execute(prim, stream, len(args), arr), "primitive_execute")
+            lib.check(lib.compute.dnnl_primitive_execute(prim, stream, len(args), arr), "primitive_execute")
 
         try:
             args: Dict[int, Any] = {}
@@ -258,7 +288,7 @@ class _Primitive:
             execute(self.prim, args)
             for reorder, src, dst in back:
                 execute(reorder, {_ARG_SRC: src, _ARG_DST: dst})
-            lib.check(L.dnnl_stream_wait(stream), "stream_wait")
+            lib.check(lib.compute.dnnl_stream_wait(stream), "stream_wait")
             return ws
         finally:
             for m in made:
@@ -466,3 +496,199 @@ def pool_backward(dout: np.ndarray, x_shape: Sequence[int], alg: str, k: Sequenc
         jobs.append(lambda prim=prim, lo=lo, hi=hi, ws=ws: prim.run([dout[lo:hi]], [dx[lo:hi]], ws))
     _parallel(jobs)
     return dx
+
+
+# -------------------------------------------------------------------------------- row-parallel primitives
+# Layer normalization and elementwise functions work row by row, so a large problem is split into two halves of
+# rows run by the two threads (as a large batch is for convolution); small ones run here, where a thread handoff
+# (~50 us) would cost more than it saves.
+_SPLIT_MIN_NUMEL = 1 << 16
+
+
+def _row_halves(rows: int, numel: int) -> List[Tuple[int, int]]:
+    if numel < _SPLIT_MIN_NUMEL or rows < 2 or _CORES < 2:
+        return [(0, rows)]
+    h = (rows + 1) // 2
+    return [(0, h), (h, rows)]
+
+
+# -------------------------------------------------------------------------------- layer normalization
+def _lnorm_fwd_pd(lib: _Lib, rows: int, c: int, eps: float, flags: int) -> Any:
+    pd = _vp()
+    lib.check(lib.lib.dnnl_layer_normalization_forward_primitive_desc_create(
+        ctypes.byref(pd), lib.engine, _FORWARD_TRAINING, lib.plain_md((rows, c)), lib.plain_md((rows, c)),
+        lib.plain_md((rows,)), ctypes.c_float(eps), flags, lib.attr),
+        "layer_normalization_forward_primitive_desc_create")
+    return pd
+
+
+def _lnorm_prim(kind: str, rows: int, c: int, eps: float, scale: bool, shift: bool) -> _Primitive:
+    """The cached layer normalization of `rows` rows of `c` values (plain layouts): kind "fwd" (x[, scale][, shift]
+    -> y, mean, variance) or "bwd" (x, dy, mean, variance[, scale] -> dx[, dscale][, dshift])."""
+    key = ("lnorm_" + kind, rows, c, eps, scale, shift)
+    prim = _CACHE.get(key)
+    if prim is None:
+        lib = _load()
+        flags = (_USE_SCALE if scale else 0) | (_USE_SHIFT if shift else 0)
+        fwd = _lnorm_fwd_pd(lib, rows, c, eps, flags)
+        xs, st = (rows, c), (rows,)
+        params = [(_ARG_SCALE, None, (c,))] * scale + [(_ARG_SHIFT, None, (c,))] * shift
+        if kind == "fwd":
+            prim = _Primitive(lib, fwd, [(_ARG_SRC, None, xs)] + params,
+                              [(_ARG_DST, None, xs), (_ARG_MEAN, None, st), (_ARG_VARIANCE, None, st)])
+        else:
+            pd = _vp()
+            lib.check(lib.lib.dnnl_layer_normalization_backward_primitive_desc_create(
+                ctypes.byref(pd), lib.engine, _BACKWARD, lib.plain_md(xs), lib.plain_md(xs), lib.plain_md(xs),
+                lib.plain_md(st), ctypes.c_float(eps), flags, fwd, lib.attr),
+                "layer_normalization_backward_primitive_desc_create")
+            ins = [(_ARG_SRC, None, xs), (_ARG_DIFF_DST, None, xs), (_ARG_MEAN, None, st), (_ARG_VARIANCE, None, st)]
+            outs = [(_ARG_DIFF_SRC, None, xs)]
+            outs += [(_ARG_DIFF_SCALE, None, (c,))] * scale + [(_ARG_DIFF_SHIFT, None, (c,))] * shift
+            prim = _Primitive(lib, pd, ins + params[:1], outs)
+        _CACHE[key] = prim
+    return prim
+
+
+def layer_norm_forward(x: np.ndarray, w: Optional[np.ndarray], b: Optional[np.ndarray],
+                       eps: float) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Layer normalization of each row of x (rows, c) [* w (c,)] [+ b (c,)] -> (y, mean, biased variance); inputs
+    C-contiguous float32."""
+    rows, c = x.shape
+    y = np.empty_like(x)
+    mean, var = np.empty(rows, np.float32), np.empty(rows, np.float32)
+    params = [p for p in (w, b) if p is not None]
+    jobs = []
+    for lo, hi in _row_halves(rows, x.size):
+        prim = _lnorm_prim("fwd", hi - lo, c, eps, w is not None, b is not None)
+        jobs.append(lambda prim=prim, lo=lo, hi=hi: prim.run([x[lo:hi], *params], [y[lo:hi], mean[lo:hi], var[lo:hi]]))
+    _parallel(jobs)
+    return y, mean, var
+
+
+def layer_norm_backward(x: np.ndarray, dy: np.ndarray, mean: np.ndarray, var: np.ndarray, w: Optional[np.ndarray],
+                        has_bias: bool, eps: float) -> Tuple[np.ndarray, Optional[np.ndarray], Optional[np.ndarray]]:
+    """(dx, dw or None, db or None) of `layer_norm_forward` given dy; the two halves' parameter gradients added."""
+    rows, c = x.shape
+    dx = np.empty_like(x)
+    scale, shift = w is not None, has_bias
+    parts: List[List[np.ndarray]] = []
+    jobs = []
+    for lo, hi in _row_halves(rows, x.size):
+        prim = _lnorm_prim("bwd", hi - lo, c, eps, scale, shift)
+        grads = [np.empty(c, np.float32) for _ in range(scale + shift)]
+        parts.append(grads)
+        ins = [x[lo:hi], dy[lo:hi], mean[lo:hi], var[lo:hi]] + ([w] if scale else [])
+        jobs.append(lambda prim=prim, ins=ins, lo=lo, hi=hi, grads=grads: prim.run(ins, [dx[lo:hi], *grads]))
+    _parallel(jobs)
+    sums = [p[0] if len(parts) == 1 else np.add(p[0], p[1], out=p[0]) for p in zip(*parts)]
+    dw = sums.pop(0) if scale else None
+    db = sums.pop(0) if shift else None
+    return dx, dw, db
+
+
+# --------------------------------------------------------------------------------------------- eltwise
+def _eltwise_prim(kind: str, alg: str, n: int) -> _Primitive:
+    """The cached elementwise function `alg` over n values: kind "fwd" (x -> y) or "bwd" (x, dy -> dx)."""
+    key = ("eltwise_" + kind, alg, n)
+    prim = _CACHE.get(key)
+    if prim is None:
+        lib = _load()
+        md = lib.plain_md((n,))
+        fwd = _vp()
+        lib.check(lib.lib.dnnl_eltwise_forward_primitive_desc_create(
+            ctypes.byref(fwd), lib.engine, _FORWARD_TRAINING, _ELTWISE[alg], md, md, ctypes.c_float(0.0),
+            ctypes.c_float(0.0), lib.attr), "eltwise_forward_primitive_desc_create")
+        if kind == "fwd":
+            prim = _Primitive(lib, fwd, [(_ARG_SRC, None, (n,))], [(_ARG_DST, None, (n,))])
+        else:
+            pd = _vp()
+            lib.check(lib.lib.dnnl_eltwise_backward_primitive_desc_create(
+                ctypes.byref(pd), lib.engine, _ELTWISE[alg], md, md, md, ctypes.c_float(0.0), ctypes.c_float(0.0),
+                fwd, lib.attr), "eltwise_backward_primitive_desc_create")
+            prim = _Primitive(lib, pd, [(_ARG_SRC, None, (n,)), (_ARG_DIFF_DST, None, (n,))],
+                              [(_ARG_DIFF_SRC, None, (n,))])
+        _CACHE[key] = prim
+    return prim
+
+
+def eltwise_forward(alg: str, x: np.ndarray) -> np.ndarray:
+    """alg ("gelu_erf", "gelu_tanh") applied to every value of a C-contiguous float32 array."""
+    flat = x.reshape(-1)
+    y = np.empty_like(flat)
+    jobs = []
+    for lo, hi in _row_halves(flat.size, flat.size):
+        prim = _eltwise_prim("fwd", alg, hi - lo)
+        jobs.append(lambda prim=prim, lo=lo, hi=hi: prim.run([flat[lo:hi]], [y[lo:hi]]))
+    _parallel(jobs)
+    return y.reshape(x.shape)
+
+
+def eltwise_backward(alg: str, x: np.ndarray, dy: np.ndarray) -> np.ndarray:
+    """d(loss)/dx of `eltwise_forward(alg, x)` given dy (same shape, C-contiguous float32)."""
+    flat, g = x.reshape(-1), dy.reshape(-1)
+    dx = np.empty_like(flat)
+    jobs = []
+    for lo, hi in _row_halves(flat.size, flat.size):
+        prim = _eltwise_prim("bwd", alg, hi - lo)
+        jobs.append(lambda prim=prim, lo=lo, hi=hi: prim.run([flat[lo:hi], g[lo:hi]], [dx[lo:hi]]))
+    _parallel(jobs)
+    return dx.reshape(x.shape)
+
+
+# ---------------------------------------------------------------------------------------------- matmul
+def _elem_strides(a: np.ndarray) -> Tuple[int, ...]:
+    return tuple(st // a.itemsize for st in a.strides)
+
+
+def _operand(a: np.ndarray) -> np.ndarray:
+    """`a` itself when oneDNN can read it in place (positive element strides: transposed and sliced views), else
+    a C-contiguous copy (broadcast views with zero strides, negative strides, misaligned strides)."""
+    if all(st > 0 and st % a.itemsize == 0 for st, n in zip(a.strides, a.shape) if n > 1) and a.dtype == np.float32:
+        return a
+    return np.ascontiguousarray(a, np.float32)
+
+
+def _matmul_prim(a_shape: Sequence[int], a_strides: Sequence[int], b_shape: Sequence[int],
+                 b_strides: Sequence[int], bias: bool) -> _Primitive:
+    key = ("matmul", tuple(a_shape), tuple(a_strides), tuple(b_shape), tuple(b_strides), bias)
+    prim = _CACHE.get(key)
+    if prim is None:
+        lib = _load()
+        batch = [max(x, y) for x, y in zip(a_shape[:-2], b_shape[:-2])]
+        c_shape = (*batch, a_shape[-2], b_shape[-1])
+        a_md, b_md = lib.strided_md(a_shape, a_strides), lib.strided_md(b_shape, b_strides)
+        bias_shape = (*([1] * (len(c_shape) - 1)), c_shape[-1])
+        pd = _vp()
+        lib.check(lib.lib.dnnl_matmul_primitive_desc_create(
+            ctypes.byref(pd), lib.engine, a_md, b_md, lib.plain_md(bias_shape) if bias else None,
+            lib.plain_md(c_shape), lib.attr), "matmul_primitive_desc_create")
+        ins = [(_ARG_SRC, None, a_md), (_ARG_WEIGHTS, None, b_md)] + ([(_ARG_BIAS, None, bias_shape)] if bias else [])
+        prim = _CACHE[key] = _Primitive(lib, pd, ins, [(_ARG_DST, None, c_shape)])
+    return prim
+
+
+def matmul(a: np.ndarray, b: np.ndarray, bias: Optional[np.ndarray] = None) -> np.ndarray:
+    """a (*, M, K) @ b (*, K, N) [+ bias (N,)] -> C-contiguous (*, M, N), batch dims broadcast (equal ranks, size 1
+    broadcasts); a and b may be strided float32 views (read in place). Large batches split between two threads."""
+    a, b = _operand(a), _operand(b)
+    batch = [max(x, y) for x, y in zip(a.shape[:-2], b.shape[:-2])]
+    out = np.empty((*batch, a.shape[-2], b.shape[-1]), np.float32)
+    bias = None if bias is None else np.ascontiguousarray(bias, np.float32)
+    # two halves of the leading dim (the batch, or a 2-d product's rows: the same weights for both)
+    halves = _row_halves(out.shape[0], out.size + a.size + b.size)
+    jobs = []
+    for lo, hi in halves:
+        if len(halves) == 1:
+            ah, bh, oh = a, b, out
+        elif out.ndim == 2:
+            ah, bh, oh = a[lo:hi], b, out[lo:hi]
+        else:
+            ah = a if a.shape[0] == 1 else a[lo:hi]
+            bh = b if b.shape[0] == 1 else b[lo:hi]
+            oh = out[lo:hi]
+        prim = _matmul_prim(ah.shape, _elem_strides(ah), bh.shape, _elem_strides(bh), bias is not None)
+        ins = [ah, bh] + ([bias] if bias is not None else [])
+        jobs.append(lambda prim=prim, ins=ins, oh=oh: prim.run(ins, [oh]))
+    _parallel(jobs)
+    return out

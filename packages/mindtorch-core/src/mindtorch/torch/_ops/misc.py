@@ -17,7 +17,10 @@ import numpy as np
 from mindspore import mint, ops
 
 from .. import _dtype as D
+from .. import _ms
 from .. import return_types as RT
+from ..autograd.function import Function
+from . import _expand, _onednn
 from ._args import scalar_arg, wrap_dim
 from ._registry import kernel, register
 from .shape import _select
@@ -251,6 +254,91 @@ _MM = ops.MatMul()
 _BMM = ops.BatchMatMul()
 
 
+# On CPU, float32 products run oneDNN's matmul (`_onednn.matmul`, the libdnnl MindSpore ships) as one autograd node:
+# it reads transposed and sliced views in place (attention's q @ k.transpose(-2, -1) on views of one qkv
+# projection: 0.5 ms, where MindSpore's Contiguous copies and BatchMatMul took ~8 ms) and fuses a Linear's bias
+# (MindSpore: a broadcasting add, 10-25x slower than a same-shape one, see _expand.py). Under create_graph the
+# backward's products are recorded (`matmul_kernel` again: oneDNN nodes on CPU), so double backward works.
+def _mT(x: np.ndarray) -> np.ndarray:
+    return np.swapaxes(x, -1, -2)
+
+
+def _np_matmul(a: np.ndarray, b: np.ndarray, bias: Optional[np.ndarray] = None) -> np.ndarray:
+    """oneDNN a @ b for arrays of rank >= 2 (ranks padded with leading 1s, batch dims broadcast)."""
+    r = max(a.ndim, b.ndim)
+    a = a.reshape((1,) * (r - a.ndim) + a.shape) if a.ndim < r else a
+    b = b.reshape((1,) * (r - b.ndim) + b.shape) if b.ndim < r else b
+    if r > 2 and b.shape[:-2] == (1,) * (r - 2) and a.flags.c_contiguous:  # (*, M, K) @ (K, N): one 2-d product
+        out = _onednn.matmul(a.reshape(-1, a.shape[-1]), b.reshape(b.shape[-2:]), bias)
+        return out.reshape(a.shape[:-1] + (b.shape[-1],))
+    return _onednn.matmul(a, b, bias)
+
+
+def _onednn_matmul_value(a: Any, b: Any, bias: Any, trans_b: bool) -> Any:
+    bn = _ms.host_view(b)
+    out = _np_matmul(_ms.host_view(a), _mT(bn) if trans_b else bn, None if bias is None else _ms.host_view(bias))
+    return _MsTensor.from_numpy(out)
+
+
+class _OneDnnMatmul(Function):
+    """a (*, M, K) @ b (*, K, N) (or b^T for b (N, K) when trans_b, a Linear's weight) [+ bias (N,)] with oneDNN,
+    as one autograd node; batch dims broadcast as in torch.matmul."""
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any, bias: Any, trans_b: bool) -> Any:
+        ctx.save_for_backward(a, b)
+        ctx.trans_b = trans_b
+        return _onednn_matmul_value(a, b, bias, trans_b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        a, b = ctx.saved_tensors
+        need_a, need_b, need_bias = ctx.needs_input_grad[:3]
+        sa, sb, tb = _shape(a), _shape(b), ctx.trans_b
+        if _ms.is_recording():  # create_graph: the same products, recorded
+            bt = ops.swapaxes(b, -1, -2)
+            da = _sum_to_recorded(matmul_kernel(g, b if tb else bt), sa) if need_a else None
+            db = None
+            if need_b:
+                db = matmul_kernel(ops.swapaxes(g, -1, -2), a) if tb else matmul_kernel(ops.swapaxes(a, -1, -2), g)
+                db = _sum_to_recorded(db, sb)
+            dbias = ops.sum(g, tuple(range(g.ndim - 1))) if need_bias else None
+            return da, db, dbias, None
+        gn, an, bn = np.ascontiguousarray(_MsTensor.asnumpy(g)), _ms.host_view(a), _ms.host_view(b)
+        da = db = dbias = None
+        if need_a:
+            da = _MsTensor.from_numpy(_expand._sum_to_np(_np_matmul(gn, bn if tb else _mT(bn)), sa))
+        if need_b:
+            if tb:  # dW = g^T @ a over all leading dims: (N, M) @ (M, K)
+                dw = _np_matmul(_mT(gn.reshape(-1, gn.shape[-1])), an.reshape(-1, an.shape[-1]))
+            else:
+                dw = _expand._sum_to_np(_np_matmul(_mT(an), gn), sb)
+            db = _MsTensor.from_numpy(np.ascontiguousarray(dw))
+        if need_bias:
+            dbias = _MsTensor.from_numpy(gn.reshape(-1, gn.shape[-1]).sum(0))
+        return da, db, dbias, None
+
+
+def _sum_to_recorded(t: Any, shape: tuple) -> Any:
+    """t (a broadcast of `shape` over leading/size-1 batch dims) summed back to `shape`, recorded."""
+    lead = t.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and _shape(t)[lead + i] != 1)
+    return ops.reshape(ops.sum(t, axes), shape) if axes else t
+
+
+def onednn_matmul_ok(a: Any, b: Any) -> bool:
+    """oneDNN's product applies: CPU float32 operands of rank >= 2 (non-empty) with the library loaded."""
+    return (_ms.HOST_MEMORY and a.dtype == D.float32 and b.dtype == D.float32 and a.ndim >= 2 and b.ndim >= 2
+            and 0 not in _shape(a) and 0 not in _shape(b) and _onednn.available())
+
+
+def onednn_matmul(a: Any, b: Any, bias: Any = None, trans_b: bool = False) -> Any:
+    """a @ b (b^T when trans_b) [+ bias] with oneDNN, recorded as `_OneDnnMatmul` when an operand needs a grad."""
+    if _ms.records_grad(a, b, bias):
+        return _OneDnnMatmul.apply(a, b, bias, trans_b)
+    return _onednn_matmul_value(a, b, bias, trans_b)
+
+
 def matmul_kernel(a: Any, b: Any) -> Any:
     """torch.matmul's shape rules (1-D promotion, broadcast batch dims) on MindSpore's MatMul/BatchMatMul.
 
@@ -266,6 +354,8 @@ def matmul_kernel(a: Any, b: Any) -> Any:
         return mint.matmul(a, b)
     if len(sa) == 1 and len(sb) == 1:  # a dot product: Mul saves a and b themselves (in-place checks see them)
         return mint.sum(mint.mul(a, b))
+    if onednn_matmul_ok(a, b):
+        return onednn_matmul(a, b)
     a2 = ops.reshape(a, (1,) + sa) if len(sa) == 1 else a
     b2 = ops.reshape(b, sb + (1,)) if len(sb) == 1 else b
     s2a, s2b = _shape(a2), _shape(b2)

@@ -26,6 +26,7 @@ from ..autograd.function import Function
 from . import _autotune, _expand, _onednn
 from ._args import scalar_arg as _sc  # _sc(v, x): Python number v as x's scalar operand, exact for float64
 from ._registry import _DISPATCHERS, expose, inplace_source, kernel, register, write_back
+from .misc import onednn_matmul, onednn_matmul_ok
 
 _MsTensor = ms.Tensor
 _NS = ("nn.functional",)
@@ -115,6 +116,8 @@ def linear(input: Any, weight: Any, bias: Any = None) -> Any:
     """y = x @ W^T + b.  input (*, in), weight (out, in), bias (out,) -> (*, out)."""
     if (weight.ndim == 2 and input.ndim >= 1 and input.dtype == weight.dtype and input.dtype in _MATMUL_FLOATS
             and (bias is None or (bias.ndim == 1 and bias.dtype == input.dtype))):
+        if _onednn_linear_ok(input, weight):  # CPU float32: one oneDNN product with the bias fused
+            return onednn_matmul(input, weight, bias, trans_b=True)
         # Fast path (issue 8): one MatMul(transpose_b) (+ Add) on a 2-d view. transpose + matmul cost ~2.7x
         # more on CPU, and the transposed weight made the weight gradient a strided view that needed an extra
         # Contiguous kernel in backward. Both grads of MatMul(transpose_b) are plain contiguous matmuls.
@@ -134,6 +137,11 @@ def linear(input: Any, weight: Any, bias: Any = None) -> Any:
 
 _MATMUL_TB = ops.MatMul(transpose_b=True)
 _MATMUL_FLOATS = (ms.float32, ms.float16, ms.float64)
+
+
+def _onednn_linear_ok(x: Any, w: Any) -> bool:
+    """A CPU float32 Linear runs oneDNN's matmul with the bias fused (`misc.onednn_matmul`)."""
+    return x.ndim >= 2 and onednn_matmul_ok(x, w)
 
 
 @register("bilinear", method=False, namespaces=_NS)
@@ -1206,6 +1214,8 @@ def layer_norm(input: Any, normalized_shape: Any, weight: Any = None, bias: Any 
         raise RuntimeError(
             f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
             f"[*, {', '.join(str(s) for s in normalized_shape)}], but got input of size{list(_shape(input))}")
+    if _onednn_norm_ok(input, weight, bias):
+        return _layer_norm_onednn(input, weight, bias, tuple(normalized_shape), float(eps))
     axes = tuple(range(input.ndim - k, input.ndim))
     mean = ops.mean(input, axes, keep_dims=True)
     xc = ops.sub(input, mean)
@@ -1216,6 +1226,80 @@ def layer_norm(input: Any, normalized_shape: Any, weight: Any = None, bias: Any 
     if bias is not None:
         out = ops.add(out, bias)
     return out
+
+
+# On CPU, layer_norm composed from MindSpore ops costs ~12 ms forward for a (32, 64, 128) float32 input (its
+# broadcasting sub/mul kernels, DESIGN.md §5 / _expand.py) and its backward as much again; MindSpore's own
+# LayerNormExt has no CPU kernel. oneDNN's layer normalization (`_onednn`) does both in ~0.3 ms, matching torch
+# to ~1e-6.
+def _onednn_norm_ok(x: Any, *params: Any) -> bool:
+    """oneDNN's normalization applies: a non-empty CPU float32 input, float32 parameters, the library loaded."""
+    return (_ms.HOST_MEMORY and x.dtype == ms.float32 and 0 not in _shape(x)
+            and all(p is None or p.dtype == ms.float32 for p in params) and _onednn.available())
+
+
+class _OneDnnLayerNorm(Function):
+    """oneDNN's layer normalization as one autograd node: x (*, *normalized_shape), weight/bias normalized_shape
+    or None -> same shape as x. Backward: oneDNN's (dx, dweight, dbias); under create_graph the same gradients
+    from recorded MindSpore ops (`_layer_norm_grad_recorded`), so double backward works."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, weight: Any, bias: Any, normalized_shape: Tuple[int, ...], eps: float) -> Any:
+        y, mean, var = _layer_norm_onednn_value(x, weight, bias, normalized_shape, eps)
+        ctx.save_for_backward(x, weight)
+        ctx.stats, ctx.shape, ctx.eps, ctx.has_bias = (mean, var), normalized_shape, eps, bias is not None
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, dout: Any) -> Tuple[Any, ...]:
+        x, weight = ctx.saved_tensors
+        if _ms.is_recording():
+            dx, dw, db = _layer_norm_grad_recorded(x, weight, ctx.has_bias, dout, ctx.shape, ctx.eps)
+            return dx, dw, db, None, None
+        cols = int(np.prod(ctx.shape))
+        xs = _host_f32(x).reshape(-1, cols)
+        w = None if weight is None else _host_f32(weight).reshape(cols)
+        dx, dw, db = _onednn.layer_norm_backward(xs, _host_f32(dout).reshape(xs.shape), *ctx.stats, w, ctx.has_bias,
+                                                 ctx.eps)
+        param = (lambda g: None if g is None else _MsTensor.from_numpy(g.reshape(ctx.shape)))
+        return _MsTensor.from_numpy(dx.reshape(_shape(x))), param(dw), param(db), None, None
+
+
+def _layer_norm_onednn_value(x: Any, weight: Any, bias: Any, normalized_shape: Tuple[int, ...],
+                             eps: float) -> Tuple[Any, np.ndarray, np.ndarray]:
+    cols = int(np.prod(normalized_shape))
+    p = [None if t is None else _host_f32(t).reshape(cols) for t in (weight, bias)]
+    y, mean, var = _onednn.layer_norm_forward(_host_f32(x).reshape(-1, cols), p[0], p[1], eps)
+    return _MsTensor.from_numpy(y.reshape(_shape(x))), mean, var
+
+
+def _layer_norm_onednn(x: Any, weight: Any, bias: Any, normalized_shape: Tuple[int, ...], eps: float) -> Any:
+    """oneDNN's layer normalization, recorded as `_OneDnnLayerNorm` when an operand needs a gradient."""
+    if _ms.records_grad(x, weight, bias):
+        return _OneDnnLayerNorm.apply(x, weight, bias, normalized_shape, eps)
+    return _layer_norm_onednn_value(x, weight, bias, normalized_shape, eps)[0]
+
+
+def _layer_norm_grad_recorded(x: Any, weight: Any, has_bias: bool, dout: Any, normalized_shape: Tuple[int, ...],
+                              eps: float) -> Tuple[Any, Any, Any]:
+    """(dx, dweight, dbias) of layer_norm from MindSpore ops on x (recorded under create_graph):
+    xhat = (x - mean) * rstd; g = dout * weight; dx = rstd * (g - mean(g) - xhat * mean(g * xhat))."""
+    k = len(normalized_shape)
+    axes = tuple(range(x.ndim - k, x.ndim))
+    lead = tuple(range(x.ndim - k))
+    mean = ops.mean(x, axes, keep_dims=True)
+    xc = ops.sub(x, mean)
+    rstd = ops.rsqrt(ops.add(ops.mean(ops.mul(xc, xc), axes, keep_dims=True), _sc(eps, x)))
+    xhat = ops.mul(xc, rstd)
+    g = dout if weight is None else ops.mul(dout, weight)
+    dx = ops.mul(rstd, ops.sub(ops.sub(g, ops.mean(g, axes, keep_dims=True)),
+                               ops.mul(xhat, ops.mean(ops.mul(g, xhat), axes, keep_dims=True))))
+    def over_lead(t: Any) -> Any:  # summed over the leading (batch) dims, if any
+        return ops.sum(t, lead) if lead else t
+
+    dw = None if weight is None else over_lead(ops.mul(dout, xhat))
+    db = over_lead(dout) if has_bias else None
+    return dx, dw, db
 
 
 @register("group_norm", method=False, namespaces=_NS)
@@ -1423,6 +1507,8 @@ def _selu(input: Any) -> Any:
 @_act("gelu")
 def _gelu(input: Any, approximate: str = "none") -> Any:
     """x * Phi(x) ('none', erf) or its tanh approximation ('tanh')."""
+    if approximate in _GELU_ALGS and _onednn_norm_ok(input):
+        return _gelu_onednn(input, _GELU_ALGS[approximate])
     if approximate == "none":
         return ops.mul(ops.mul(input, 0.5), ops.add(ops.erf(ops.mul(input, _sc(1.0 / math.sqrt(2.0), input))), 1.0))
     if approximate == "tanh":
@@ -1430,6 +1516,50 @@ def _gelu(input: Any, approximate: str = "none") -> Any:
                         _sc(math.sqrt(2.0 / math.pi), input))
         return ops.mul(ops.mul(input, 0.5), ops.add(kernel("tanh")(inner), 1.0))
     raise RuntimeError(f"approximate argument must be either none or tanh. (got '{approximate}')")
+
+
+# On CPU the composition above costs ~10 ms forward for 1M float32 values (MindSpore's erf and scalar-operand
+# kernels) and its backward more; oneDNN's gelu_erf is bit-identical to torch's and takes ~0.6 ms.
+_GELU_ALGS = {"none": "gelu_erf", "tanh": "gelu_tanh"}
+
+
+class _OneDnnGelu(Function):
+    """oneDNN's GELU as one autograd node; under create_graph the backward is the derivative from recorded
+    MindSpore ops (`_gelu_grad_recorded`), so double backward works."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, alg: str) -> Any:
+        ctx.save_for_backward(x)
+        ctx.alg = alg
+        return _MsTensor.from_numpy(_onednn.eltwise_forward(alg, _host_f32(x)))
+
+    @staticmethod
+    def backward(ctx: Any, dout: Any) -> Tuple[Any, None]:
+        (x,) = ctx.saved_tensors
+        if _ms.is_recording():
+            return ops.mul(dout, _gelu_grad_recorded(x, ctx.alg)), None
+        return _MsTensor.from_numpy(_onednn.eltwise_backward(ctx.alg, _host_f32(x), _host_f32(dout))), None
+
+
+def _gelu_onednn(x: Any, alg: str) -> Any:
+    if _ms.records_grad(x):
+        return _OneDnnGelu.apply(x, alg)
+    return _MsTensor.from_numpy(_onednn.eltwise_forward(alg, _host_f32(x)))
+
+
+def _gelu_grad_recorded(x: Any, alg: str) -> Any:
+    """d gelu(x) / dx from MindSpore ops: Phi(x) + x * phi(x) (erf), or the tanh form's derivative
+    0.5 * (1 + t) + 0.5 * x * (1 - t^2) * k0 * (1 + 3 * k1 * x^2), t = tanh(k0 * (x + k1 * x^3))."""
+    if alg == "gelu_erf":
+        cdf = ops.mul(ops.add(ops.erf(ops.mul(x, _sc(1.0 / math.sqrt(2.0), x))), 1.0), 0.5)
+        pdf = ops.mul(kernel("exp")(ops.mul(ops.mul(x, x), -0.5)), _sc(1.0 / math.sqrt(2.0 * math.pi), x))
+        return ops.add(cdf, ops.mul(x, pdf))
+    k0, k1 = math.sqrt(2.0 / math.pi), 0.044715
+    x2 = ops.mul(x, x)
+    t = kernel("tanh")(ops.mul(ops.mul(x, ops.add(ops.mul(x2, _sc(k1, x)), 1.0)), _sc(k0, x)))
+    dinner = ops.mul(ops.add(ops.mul(x2, _sc(3.0 * k1, x)), 1.0), _sc(k0, x))
+    return ops.add(ops.mul(ops.add(t, 1.0), 0.5),
+                   ops.mul(ops.mul(ops.mul(x, 0.5), ops.sub(1.0, ops.mul(t, t))), dinner))
 
 
 @_act("silu")
@@ -1484,7 +1614,7 @@ def _rrelu(input: Any, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training:
 def _softplus(input: Any, beta: float = 1.0, threshold: float = 20.0) -> Any:
     beta, threshold = _sc(beta, input), _sc(threshold, input)
     bx = ops.mul(input, beta)
-    soft = ops.div(kernel("log1p")(ops.exp(ops.minimum(bx, threshold))), beta)
+    soft = ops.div(kernel("log1p")(kernel("exp")(ops.minimum(bx, threshold))), beta)
     return ops.where(ops.gt(bx, threshold), input, soft)
 
 
@@ -1525,7 +1655,7 @@ def tanhshrink(input: Any) -> Any:
 @register("logsigmoid", function=False, method=False, namespaces=_NS)
 def logsigmoid(input: Any) -> Any:
     """log(sigmoid(x)) = -softplus(-x), computed stably."""
-    return ops.sub(ops.minimum(input, 0.0), kernel("log1p")(ops.exp(ops.neg(ops.abs(input)))))
+    return ops.sub(ops.minimum(input, 0.0), kernel("log1p")(kernel("exp")(ops.neg(ops.abs(input)))))
 
 
 @register("glu", function=False, method=False, namespaces=_NS)
@@ -1564,7 +1694,7 @@ def softmax_impl(input: Any, dim: Optional[int] = None, dtype: Any = None) -> An
     if input.ndim == 0:
         return ops.ones_like(input)
     m = _no_grad(ops.amax(input, dim, True))
-    e = ops.exp(ops.sub(input, m))
+    e = kernel("exp")(ops.sub(input, m))
     return ops.div(e, ops.sum(e, dim, True))
 
 
@@ -1578,7 +1708,7 @@ def log_softmax_impl(input: Any, dim: Optional[int] = None, dtype: Any = None) -
         return ops.zeros_like(input)
     m = _no_grad(ops.amax(input, dim, True))
     s = ops.sub(input, m)
-    return ops.sub(s, ops.log(ops.sum(ops.exp(s), dim, True)))
+    return ops.sub(s, ops.log(ops.sum(kernel("exp")(s), dim, True)))
 
 
 @register("softmin", function=False, method=False, namespaces=_NS)
@@ -1870,7 +2000,7 @@ def binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None
     if _shape(target) != _shape(input):
         raise ValueError(f"Target size ({list(_shape(target))}) must be the same as input size "
                          f"({list(_shape(input))})")
-    sp = ops.add(kernel("log1p")(ops.exp(ops.neg(ops.abs(input)))), ops.maximum(ops.neg(input), 0.0))
+    sp = ops.add(kernel("log1p")(kernel("exp")(ops.neg(ops.abs(input)))), ops.maximum(ops.neg(input), 0.0))
     if pos_weight is not None:
         lw = ops.add(ops.mul(ops.sub(pos_weight, 1.0), target), 1.0)
         loss = ops.add(ops.mul(ops.sub(1.0, target), input), ops.mul(lw, sp))
@@ -1935,7 +2065,7 @@ def kl_div(input: Any, target: Any, size_average: Any = None, reduce: Any = None
                       "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
                       stacklevel=3)
     if log_target:
-        loss = ops.mul(ops.exp(target), ops.sub(target, input))
+        loss = ops.mul(kernel("exp")(target), ops.sub(target, input))
     else:
         # xlogy(t, t) with 0 at t == 0 (MindSpore's xlogy gives nan there); the safe log keeps grads finite
         pos = ops.gt(target, 0)
@@ -1955,7 +2085,7 @@ def poisson_nll_loss(input: Any, target: Any, log_input: bool = True, full: bool
                      eps: float = 1e-8, reduce: Any = None, reduction: str = "mean") -> Any:
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if log_input:
-        loss = ops.sub(ops.exp(input), ops.mul(target, input))
+        loss = ops.sub(kernel("exp")(input), ops.mul(target, input))
     else:
         loss = ops.sub(input, ops.mul(target, ops.log(ops.add(input, _sc(eps, input)))))
     if full:
@@ -2017,7 +2147,7 @@ def soft_margin_loss(input: Any, target: Any, size_average: Any = None, reduce: 
                      reduction: str = "mean") -> Any:
     """log(1 + exp(-y x))."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    return _reduce(kernel("log1p")(ops.exp(ops.mul(ops.neg(target), input))), reduction)
+    return _reduce(kernel("log1p")(kernel("exp")(ops.mul(ops.neg(target), input))), reduction)
 
 
 @register("multilabel_soft_margin_loss", function=False, method=False, namespaces=_NS)

@@ -18,9 +18,10 @@ from mindspore import mint, ops
 
 from .. import _dtype as D
 from .. import _ms
-from . import _registry
+from . import _expand, _registry
 from ._args import check_scalar_fits, scalar_arg
-from ._registry import register
+from ._host import _host_op
+from ._registry import kernel, register
 
 _MsTensor = ms.Tensor
 # ops.cast, not Tensor.astype: MindSpore's astype calls self.to(), which our Tensor overrides with torch's.
@@ -255,7 +256,7 @@ def div(input: Any, other: Any, *, rounding_mode: Optional[str] = None) -> Any:
     d = result_dtype(input, other)
     if rounding_mode is None:
         fd = _float_dtype(d)  # cast before converting scalars: uint8 / -1 divides by -1.0, not by 255
-        return _shape_error(mint.div, _as(input, fd), _as(other, fd))
+        return _true_div(_as(input, fd), _as(other, fd))
     a, b = _as(input, d), _as(other, d)
     if d is D.bool:
         raise not_implemented("div_floor_cpu" if rounding_mode == "floor" else "div_trunc_cpu", d)
@@ -263,11 +264,54 @@ def div(input: Any, other: Any, *, rounding_mode: Optional[str] = None) -> Any:
         _check_int_divisor(b, d)
     if rounding_mode == "trunc":
         if id(d) in _FLOATS:
-            return mint.trunc(_shape_error(mint.div, a, b))
+            return mint.trunc(_true_div(a, b))
         return _shape_error(lambda x, y: mint.div(x, y, rounding_mode="trunc"), a, b)
     if rounding_mode == "floor":
         return _shape_error(mint.floor_divide, a, b)
     raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
+
+
+# MindSpore 2.10's CPU Div kernel is 15-25x slower than numpy's division (1M float32 values: 11 ms vs 0.6 ms, by a
+# tensor or by a scalar; attention's `/ sqrt(d)`, normalisations, `x / 255`), and ~60 us for a handful of values
+# where numpy takes ~20 us. On CPU, true division of float tensors of one shape (or by a 0-d tensor, which a
+# Python scalar becomes) is numpy's, IEEE-exact as torch's: always without autograd, and as one autograd node from
+# `_HOST_DIV_MIN` elements on (below it the node's Python backward, ~0.3 ms, costs more than the kernel saves).
+_HOST_DIV_MIN = _expand.MIN_NUMEL
+
+
+def _true_div(a: Any, b: Any) -> Any:
+    """a / b for tensors of one dtype (broadcasting), through numpy on CPU where that is faster (see above)."""
+    if (_ms.HOST_MEMORY and id(a.dtype) in _HOST_EXACT_DTYPES and a.dtype is b.dtype
+            and (b.ndim == 0 or _expand._shape_of(a) == _expand._shape_of(b))):
+        if not _ms.records_grad(a, b):
+            return _div_np(a, b)
+        if _expand.numel(a) >= _HOST_DIV_MIN:
+            return _host_op(_div_np, _div_vjp, a, b)
+    return _shape_error(mint.div, a, b)
+
+
+def _div_np(a: Any, b: Any) -> Any:
+    an = _MsTensor.asnumpy(a)
+    out = np.empty(an.shape, an.dtype)
+    with np.errstate(all="ignore"):  # x / 0 is inf or nan, without a warning, as in torch
+        np.divide(an, _MsTensor.asnumpy(b), out=out)
+    return _MsTensor.from_numpy(out)
+
+
+def _div_vjp(inputs: Tuple[Any, Any], out: Any, grad: Any) -> Tuple[Any, Any]:
+    """torch's derivatives of a / b: grad / b and -grad * ((a / b) / b) (summed to b's shape for a 0-d b);
+    recorded MindSpore ops under create_graph."""
+    a, b = inputs
+    if _ms.is_recording():
+        gb = mint.neg(mint.mul(grad, mint.div(mint.div(a, b), b)))
+        return mint.div(grad, b), (mint.sum(gb) if b.ndim == 0 else gb)
+    g, an, bn = _MsTensor.asnumpy(grad), _MsTensor.asnumpy(a), _MsTensor.asnumpy(b)
+    with np.errstate(all="ignore"):
+        gb = np.negative(g * ((an / bn) / bn))
+        ga = g / bn
+    if b.ndim == 0:
+        gb = np.asarray(gb.sum(dtype=np.float32 if gb.dtype == np.float16 else gb.dtype).astype(gb.dtype))
+    return _MsTensor.from_numpy(np.ascontiguousarray(ga)), _MsTensor.from_numpy(np.ascontiguousarray(gb))
 
 
 @register("true_divide", inplace=True)
@@ -515,38 +559,39 @@ for _n, _k in (("sqrt", mint.sqrt), ("rsqrt", mint.rsqrt), ("exp", mint.exp), ("
 _unary("tanh", mint.tanh, namespaces=("nn.functional",))
 
 
-# MindSpore 2.10's CPU kernels compute log1p and expm1 as log(1 + x) and exp(x) - 1 (float32 log1p(1e-10) == 0,
-# log1p(1e-3) off by 5e-5 relative; float64 by 1e-7), and its float32 tanh approximation leaves [-1, 1]
-# (tanh(5) = 1.0000097, so 1 - tanh(x)**2, which its backward uses, turns negative). On CPU these three are
-# rebuilt from kernels that are accurate there (atanh, tanh of small arguments), measured against torch to a few
-# ulp, and tanh is clamped to its range (a clamped element's gradient is 0, never of the wrong sign); other
-# targets keep their native kernels.
-def _accurate_log1p(x: Any) -> Any:
-    """log1p(x) = 2 atanh(x / (2 + x)) for |x| < 0.5 (no cancellation), log(1 + x) beyond."""
-    if id(x.dtype) not in _REAL_FLOATS:
-        return mint.log1p(x)
-    small = mint.lt(mint.abs(x), 0.5)
-    xs = mint.where(small, x, ops.zeros_like(x))  # the unused branch sees 0: no inf/nan in its gradient
-    return mint.where(small, mint.mul(mint.atanh(mint.div(xs, mint.add(xs, 2.0))), 2.0), mint.log1p(x))
+# MindSpore 2.10's float CPU kernels for exp and tanh are fast approximations: exp is 2e-5 off relative (half of all
+# float32 values fail torch.testing.assert_close against torch), tanh up to 1e-4 absolute near |x| ~ 5 and leaves
+# [-1, 1] (tanh(5) = 1.0000097, so the 1 - tanh(x)**2 of its backward turns negative); log is 4e-6 off absolute
+# near 1, and log1p/expm1 are computed as log(1 + x) / exp(x) - 1 (float32 log1p(1e-10) == 0). numpy's are accurate
+# to a few ulp, as torch's are, and through the host memory CPU tensors live in they are also faster (exp of 4K
+# float32 values 19 us vs 41 us, of 1M 0.68 vs 0.85 ms; float64 tanh ~50x). So on CPU these ops compute their
+# values with numpy. While autograd records, MindSpore's kernel still runs, for its autograd node, and numpy then
+# overwrites that kernel's fresh output in place: the node's backward reads the output (exp: g * y, tanh:
+# g * (1 - y**2), expm1: g * (y + 1)) or only the input (log, log1p), so values and gradients are torch's, with
+# no Python autograd node per call (LSTM cells call tanh at every time step).
+_HOST_EXACT_DTYPES = frozenset(map(id, (D.float16, D.float32, D.float64)))
 
 
-def _accurate_expm1(x: Any) -> Any:
-    """expm1(x) = 2t / (1 - t), t = tanh(x / 2), for |x| < 0.5; exp(x) - 1 beyond."""
-    if id(x.dtype) not in _REAL_FLOATS:
-        return mint.expm1(x)
-    small = mint.lt(mint.abs(x), 0.5)
-    t = mint.tanh(mint.mul(mint.where(small, x, ops.zeros_like(x)), 0.5))
-    return mint.where(small, mint.div(mint.mul(t, 2.0), mint.sub(1.0, t)), mint.expm1(x))
+def _host_exact(np_fn: Any, ms_fn: Any) -> Callable:
+    def impl(x: Any) -> Any:
+        if id(x.dtype) not in _HOST_EXACT_DTYPES:  # bfloat16 (no numpy dtype), complex: MindSpore's kernel
+            return ms_fn(x)
+        if _ms.records_grad(x):
+            y = ms_fn(x)
+            with np.errstate(all="ignore"):
+                # into a fresh array, then copied: MindSpore's buffers are 16-byte aligned, and numpy's SIMD loops
+                # fall back to scalar code for such an output (exp of 1M values: 6.3 ms instead of 0.3 ms)
+                v = np_fn(_MsTensor.asnumpy(x))
+            np.copyto(_MsTensor.asnumpy(y), v)  # y is a fresh output: its array is its storage
+            return y
+        a = _MsTensor.asnumpy(x)
+        out = np.empty(a.shape, a.dtype)
+        with np.errstate(all="ignore"):  # torch returns inf/nan without a warning
+            np_fn(a, out=out)
+        return _MsTensor.from_numpy(out)
 
-
-def _accurate_tanh(x: Any) -> Any:
-    """MindSpore's tanh kept within [-1, 1] (float64's kernel is accurate and untouched). Beyond |x| ~ 3 the float32
-    kernel stays ~1e-4 off torch (measured); its float64 kernel would be exact but runs ~50x slower on CPU."""
-    d = x.dtype
-    if id(d) not in _REAL_FLOATS or d is D.float64:
-        return mint.tanh(x)
-    y = mint.tanh(x)
-    return mint.where(mint.gt(mint.abs(y), 1.0), mint.sign(y), y)  # not clamp: MindSpore's clamp turns NaN into -1
+    impl.__name__ = np_fn.__name__
+    return impl
 
 
 def _accurate_digamma(x: Any) -> Any:
@@ -587,9 +632,11 @@ def _accurate_digamma(x: Any) -> Any:
 
 
 _unary("digamma", _accurate_digamma, target="CPU")
-_unary("log1p", _accurate_log1p, target="CPU")
-_unary("expm1", _accurate_expm1, target="CPU")
-_unary("tanh", _accurate_tanh, namespaces=("nn.functional",), target="CPU")
+_unary("exp", _host_exact(np.exp, mint.exp), target="CPU")
+_unary("log", _host_exact(np.log, mint.log), target="CPU")
+_unary("log1p", _host_exact(np.log1p, mint.log1p), target="CPU")
+_unary("expm1", _host_exact(np.expm1, mint.expm1), target="CPU")
+_unary("tanh", _host_exact(np.tanh, mint.tanh), namespaces=("nn.functional",), target="CPU")
 _unary("sigmoid", mint.sigmoid, namespaces=("nn.functional",))
 _unary("ceil", _zero_grad(_round_int_safe(mint.ceil)), floating=False, refuse=(D.bool,), kernel_name="ceil_vml_cpu")
 _unary("floor", _round_int_safe(mint.floor), floating=False, refuse=(D.bool,), kernel_name="floor_vml_cpu")
@@ -920,7 +967,7 @@ def _log_softmax_kernel(x: Any, dim: int) -> Any:
             remember_for_double_backward(out, dim)
         return out
     s = mint.sub(x, ops.stop_gradient(mint.amax(x, dim, True)))
-    return mint.sub(s, mint.log(mint.sum(mint.exp(s), dim, True)))
+    return mint.sub(s, mint.log(mint.sum(kernel("exp")(s), dim, True)))
 
 
 @register("softmax", namespaces=("nn.functional",))
@@ -935,7 +982,7 @@ def softmax(input: Any, dim: Optional[int] = None, _stacklevel: int = 3, dtype: 
     # to a row that is all -inf (a fully masked attention row), e.g. softmax([[-inf, -inf], [0, 1]]) gave
     # [[0, 0], [nan, 0.73]] (measured); its LogSoftmax kernel is right and gives torch's NaN row.
     logp = _log_softmax_kernel(x, dim)
-    out = ops.exp(logp)
+    out = kernel("exp")(logp)
     if "_mt_double_backward" in logp.__dict__:
         out.__dict__["_mt_log_softmax"] = logp  # lives as long as the softmax (see remember_for_double_backward)
     return out

@@ -19,7 +19,7 @@ from .. import _dtype as D
 from .. import return_types
 from . import _expand, _registry
 from ._args import scalar_arg, wrap_dim
-from ._registry import register
+from ._registry import kernel, register
 
 _MsTensor = ms.Tensor
 # ops.cast, not Tensor.astype: MindSpore's astype calls self.to(), which our Tensor overrides with torch's.
@@ -491,7 +491,7 @@ def logsumexp(input: Any, dim: Any, keepdim: builtins.bool = False) -> Any:
         return ops.fill(x.dtype, _reduced_shape(_shape(x), ax, keepdim), -math.inf)
     m = mint.amax(x, ax, True)
     m = mint.where(ops.isinf(m), ops.zeros_like(m), m)
-    s = mint.log(mint.sum(mint.exp(mint.sub(x, m)), ax, True))
+    s = mint.log(mint.sum(kernel("exp")(mint.sub(x, m)), ax, True))
     r = mint.add(s, m)
     return r if keepdim else mint.reshape(r, tuple(n for j, n in enumerate(_shape(x)) if j not in ax))
 

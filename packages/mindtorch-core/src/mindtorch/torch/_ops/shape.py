@@ -17,6 +17,7 @@ from mindspore import mint, ops
 from .. import _dtype as D
 from .. import _ms
 from ._args import shape_args, wrap_dim
+from ._host import _host_op
 from ._registry import register
 
 _MsTensor = ms.Tensor
@@ -184,7 +185,19 @@ def contiguous(input: Any, memory_format: Any = None) -> Any:
     """self when already contiguous, else a contiguous copy."""
     if _MsTensor.is_contiguous(input):
         return input
+    if _ms.HOST_MEMORY and input.dtype != D.bfloat16:
+        # numpy's copy of the strided view: MindSpore's CPU Contiguous kernel copies element by element (~4 ms for
+        # attention's (32, 64, 4, 32) transpose, numpy ~0.3 ms); the copy's gradient is the output's, unchanged
+        return _host_op(_contiguous_np, _identity_vjp, input)
     return _MsTensor.contiguous(input)
+
+
+def _contiguous_np(x: Any) -> Any:
+    return _MsTensor.from_numpy(np.ascontiguousarray(_ms.host_view(x)))
+
+
+def _identity_vjp(inputs: Any, out: Any, grad: Any) -> Any:
+    return (grad,)
 
 
 @register("clone")
