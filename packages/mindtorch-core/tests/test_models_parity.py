@@ -428,7 +428,9 @@ def test_vit_mixup_label_smoothing_cosine_training(reftorch):
                           [m.from_numpy(a) for a in perms])
               for ns, m, model in ((M, mt, mine), (R, reftorch, ref))]
     np.testing.assert_allclose(np.array(traces[0]), np.array(traces[1]), rtol=2e-5)
-    params_match(mine, ref, {f"blocks.{i}.attn.qkv.bias": slice(16, 32) for i in range(2)})
+    # atol 1e-5 (0.01 lr): AdamW divides each gradient by its own running RMS, so a weight whose gradient is ~1e-7
+    # carries both frameworks' float32 rounding (different matmul/softmax kernels) into its update; measured 3e-6
+    params_match(mine, ref, {f"blocks.{i}.attn.qkv.bias": slice(16, 32) for i in range(2)}, atol=1e-5)
 
 
 def test_seq2seq_transformer_training_greedy_and_beam_search(reftorch):

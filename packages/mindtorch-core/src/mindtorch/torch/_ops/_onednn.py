@@ -1,5 +1,5 @@
-"""oneDNN CPU kernels (convolution, pooling, layer normalization, GELU), called through ctypes on the libdnnl that
-MindSpore's wheel ships.
+"""oneDNN CPU kernels (convolution, pooling, matmul, layer normalization, GELU, softmax), called through ctypes on
+the libdnnl that MindSpore's wheel ships.
 
 Why: MindSpore 2.10's CPU Conv2D runs this same oneDNN library, but describes its tensors in plain NCHW layout,
 which makes oneDNN fall back to its slow `jit_uni_ncsp:conv+ref` implementation (`ONEDNN_VERBOSE=1`; measured
@@ -42,6 +42,7 @@ _ARG_DIFF_SRC, _ARG_DIFF_DST, _ARG_DIFF_WEIGHTS, _ARG_DIFF_BIAS = 129, 145, 161,
 _ARG_MEAN, _ARG_VARIANCE, _ARG_SCALE, _ARG_SHIFT, _ARG_DIFF_SCALE, _ARG_DIFF_SHIFT = 49, 50, 51, 52, 255, 256
 _USE_SCALE, _USE_SHIFT = 0x2, 0x4  # dnnl_normalization_flags_t
 _ELTWISE = {"gelu_erf": 0x31, "gelu_tanh": 0x2B}  # dnnl_alg_kind_t
+_SOFTMAX, _LOG_SOFTMAX = 0x30000, 0x30001
 _SCRATCHPAD_USER = 1
 
 _SPLIT_MIN_BATCH = 8  # a batch of at least this many is split between the two threads
@@ -100,6 +101,8 @@ class _Lib:
             "dnnl_eltwise_backward_primitive_desc_create":
                 [P(_vp), _vp, _int, _vp, _vp, _vp, ctypes.c_float, ctypes.c_float, _vp, _vp],
             "dnnl_matmul_primitive_desc_create": [P(_vp), _vp, _vp, _vp, _vp, _vp, _vp],
+            "dnnl_softmax_forward_primitive_desc_create": [P(_vp), _vp, _int, _int, _vp, _vp, _int, _vp],
+            "dnnl_softmax_backward_primitive_desc_create": [P(_vp), _vp, _int, _vp, _vp, _vp, _int, _vp, _vp],
             "dnnl_reorder_primitive_desc_create": [P(_vp), _vp, _vp, _vp, _vp, _vp],
             "dnnl_primitive_desc_query": [_vp, _int, _int, _vp],
             "dnnl_primitive_create": [P(_vp), _vp],
@@ -692,3 +695,50 @@ def matmul(a: np.ndarray, b: np.ndarray, bias: Optional[np.ndarray] = None) -> n
         jobs.append(lambda prim=prim, ins=ins, oh=oh: prim.run(ins, [oh]))
     _parallel(jobs)
     return out
+
+
+# --------------------------------------------------------------------------------------------- softmax
+def _softmax_prim(kind: str, shape: Tuple[int, int, int], log: bool) -> _Primitive:
+    """The cached (log-)softmax over axis 1 of an (outer, n, inner) array: kind "fwd" (x -> y) or "bwd"
+    (y, dy -> dx)."""
+    key = ("softmax_" + kind, shape, log)
+    prim = _CACHE.get(key)
+    if prim is None:
+        lib = _load()
+        md, alg = lib.plain_md(shape), _LOG_SOFTMAX if log else _SOFTMAX
+        fwd = _vp()
+        lib.check(lib.lib.dnnl_softmax_forward_primitive_desc_create(
+            ctypes.byref(fwd), lib.engine, _FORWARD_TRAINING, alg, md, md, 1, lib.attr),
+            "softmax_forward_primitive_desc_create")
+        if kind == "fwd":
+            prim = _Primitive(lib, fwd, [(_ARG_SRC, None, shape)], [(_ARG_DST, None, shape)])
+        else:
+            pd = _vp()
+            lib.check(lib.lib.dnnl_softmax_backward_primitive_desc_create(
+                ctypes.byref(pd), lib.engine, alg, md, md, md, 1, fwd, lib.attr),
+                "softmax_backward_primitive_desc_create")
+            prim = _Primitive(lib, pd, [(_ARG_DST, None, shape), (_ARG_DIFF_DST, None, shape)],
+                              [(_ARG_DIFF_SRC, None, shape)])
+        _CACHE[key] = prim
+    return prim
+
+
+def _softmax_run(kind: str, ins: Sequence[np.ndarray], log: bool) -> np.ndarray:
+    out = np.empty_like(ins[0])
+    jobs = []
+    for lo, hi in _row_halves(out.shape[0], out.size):
+        prim = _softmax_prim(kind, (hi - lo, *out.shape[1:]), log)
+        parts = [a[lo:hi] for a in ins]
+        jobs.append(lambda prim=prim, parts=parts, lo=lo, hi=hi: prim.run(parts, [out[lo:hi]]))
+    _parallel(jobs)
+    return out
+
+
+def softmax_forward(x: np.ndarray, log: bool) -> np.ndarray:
+    """softmax (log: log_softmax) over axis 1 of a C-contiguous float32 (outer, n, inner) array."""
+    return _softmax_run("fwd", [x], log)
+
+
+def softmax_backward(y: np.ndarray, dy: np.ndarray, log: bool) -> np.ndarray:
+    """d(loss)/dx of `softmax_forward` from its output y and dy (same shape, C-contiguous float32)."""
+    return _softmax_run("bwd", [y, dy], log)

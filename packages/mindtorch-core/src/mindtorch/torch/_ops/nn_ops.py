@@ -27,6 +27,7 @@ from . import _autotune, _expand, _onednn
 from ._args import scalar_arg as _sc  # _sc(v, x): Python number v as x's scalar operand, exact for float64
 from ._registry import _DISPATCHERS, expose, inplace_source, kernel, register, write_back
 from .misc import onednn_matmul, onednn_matmul_ok
+from .pointwise import _onednn_softmax, _onednn_softmax_ok
 
 _MsTensor = ms.Tensor
 _NS = ("nn.functional",)
@@ -1693,6 +1694,8 @@ def softmax_impl(input: Any, dim: Optional[int] = None, dtype: Any = None) -> An
         dim = _softmax_dim("softmax", input.ndim)
     if input.ndim == 0:
         return ops.ones_like(input)
+    if _onednn_softmax_ok(input):
+        return _onednn_softmax(input, dim, False)
     m = _no_grad(ops.amax(input, dim, True))
     e = kernel("exp")(ops.sub(input, m))
     return ops.div(e, ops.sum(e, dim, True))
@@ -1706,6 +1709,8 @@ def log_softmax_impl(input: Any, dim: Optional[int] = None, dtype: Any = None) -
         dim = _softmax_dim("log_softmax", input.ndim)
     if input.ndim == 0:
         return ops.zeros_like(input)
+    if _onednn_softmax_ok(input):
+        return _onednn_softmax(input, dim, True)
     m = _no_grad(ops.amax(input, dim, True))
     s = ops.sub(input, m)
     return ops.sub(s, ops.log(ops.sum(kernel("exp")(s), dim, True)))
