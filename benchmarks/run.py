@@ -382,7 +382,7 @@ def bench_memory(steps: int, models: List[str]) -> List[str]:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--only", default="train,graph,dispatch,import,dataloader,memory")
+    ap.add_argument("--only", default="train,transformer,graph,dispatch,import,dataloader,memory")
     ap.add_argument("--models", default="MLP,LeNet,LSTM,ResNet18")
     ap.add_argument("--out", default=str(HERE / "RESULTS.md"))
     ap.add_argument("--rss", nargs=3, metavar=("MODEL", "VARIANT", "STEPS"))
@@ -407,6 +407,11 @@ def main() -> int:
                 f"Below 1.0x means mindtorch is faster.\n"]
     if "train" in only:
         sections.append("\n".join(bench_train(args.models.split(","), rounds, with_torch)))
+    if "transformer" in only and with_torch:
+        r = subprocess.run([sys.executable, str(HERE / "bench_transformer.py"), "--rounds", str(rounds)],
+                           capture_output=True, text=True)
+        sections.append("## Transformer training step vs PyTorch (`bench_transformer.py`)\n\n"
+                        + (r.stdout.strip() or r.stderr.strip()[-500:]))
     if "graph" in only:
         sections.append("\n".join(bench_graph(args.models.split(","), rounds)))
     if "dispatch" in only:
