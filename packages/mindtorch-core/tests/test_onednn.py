@@ -452,3 +452,30 @@ def test_softmax_double_backward(reftorch, fn):
 
     for m, r in zip(run(torch, np.float32), run(reftorch, np.float64)):
         np.testing.assert_allclose(m, r, rtol=2e-3, atol=2e-3)
+
+
+MATMUL_ERRORS = [  # torch's messages, checked before any kernel runs (oneDNN would report only a status code)
+    ("linear in_features", lambda T: T.nn.functional.linear(T.ones(6, 7), T.ones(4, 8))),
+    ("linear 3d in_features", lambda T: T.nn.functional.linear(T.ones(2, 6, 7), T.ones(4, 8), T.ones(4))),
+    ("linear 1d in_features", lambda T: T.nn.functional.linear(T.ones(7), T.ones(4, 8))),
+    ("linear bias size", lambda T: T.nn.functional.linear(T.ones(6, 7), T.ones(4, 7), T.ones(5))),
+    ("matmul 2d", lambda T: T.ones(2, 3) @ T.ones(4, 2)),
+    ("matmul batch", lambda T: T.ones(2, 3, 4) @ T.ones(3, 4, 5)),
+    ("matmul batch from the right", lambda T: T.ones(7, 2, 3, 4) @ T.ones(5, 3, 4, 5)),
+    ("matmul batched inner", lambda T: T.matmul(T.ones(2, 3, 4), T.ones(2, 5, 5))),
+    ("matmul 2d@3d inner", lambda T: T.ones(3, 4) @ T.ones(2, 5, 6)),
+]
+
+
+@pytest.mark.parametrize("case", MATMUL_ERRORS, ids=[c[0] for c in MATMUL_ERRORS])
+def test_matmul_and_linear_errors_match_torch(reftorch, case):
+    with pytest.raises(RuntimeError) as ref:
+        case[1](reftorch)
+    with pytest.raises(RuntimeError) as mine:
+        case[1](torch)
+    assert str(mine.value) == str(ref.value)
+
+
+def test_linear_with_a_one_element_bias(reftorch):
+    args = (np.ones((6, 7), np.float32), np.ones((4, 7), np.float32), np.array([2.0], np.float32))
+    assert_same(F.linear(*map(torch.tensor, args)), reftorch.nn.functional.linear(*map(reftorch.tensor, args)))

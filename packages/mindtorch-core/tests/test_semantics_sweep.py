@@ -755,3 +755,30 @@ def test_gradients_of_the_rewritten_ops(reftorch):
             out.append(a.grad)
         return out
     same(reftorch, grads, "gradients")
+
+
+BROADCAST_OPS = ["add", "mul", "sub", "div", "hypot", "logaddexp", "nextafter", "heaviside", "fmod", "remainder",
+                 "xlogy", "copysign", "ldexp", "isclose", "atan2", "maximum", "complex", "polar"]
+
+
+@pytest.mark.parametrize("name", BROADCAST_OPS)
+def test_broadcast_errors_are_torchs(reftorch, name):
+    """Operands whose shapes do not broadcast: torch's RuntimeError and message, not MindSpore's or numpy's."""
+    def call(T):
+        getattr(T, name)(T.ones(2, 3), T.ones(4, 3))
+
+    with pytest.raises(RuntimeError) as ref:
+        call(reftorch)
+    with pytest.raises(RuntimeError) as mine:
+        call(torch)
+    assert str(mine.value) == str(ref.value)
+
+
+@pytest.mark.parametrize("name", ["complex", "polar"])
+def test_complex_from_inputs_that_require_grad_is_a_clear_error(name):
+    """MindSpore 2.10 has no gradient for most complex ops; a result that silently dropped the inputs' gradients
+    would be wrong, so it is refused, naming the op and the way out. Detached inputs work."""
+    a, b = torch.ones(2, requires_grad=True), torch.zeros(2)
+    with pytest.raises(NotImplementedError, match=f"torch.{name}: autograd through complex"):
+        getattr(torch, name)(a, b)
+    assert getattr(torch, name)(a.detach(), b).dtype == torch.complex64

@@ -154,12 +154,12 @@ def test_mindspore_errors_become_torch_errors(reftorch):
     the MindSpore exception kept as __cause__; the success path is unaffected."""
     from mindtorch.torch._ops import _registry
 
-    a, b = torch.ones(2, 3), torch.ones(2, 3)
+    a, idx = torch.ones(2, 3), torch.ones(3, 3).long()
     with pytest.raises(RuntimeError):
-        reftorch.matmul(reftorch.ones(2, 3), reftorch.ones(2, 3))
-    with pytest.raises(RuntimeError) as e:
-        torch.matmul(a, b)
-    assert str(e.value).startswith("torch.matmul: ") and e.value.__cause__ is not None
+        reftorch.gather(reftorch.ones(2, 3), 1, reftorch.ones(3, 3).long())
+    with pytest.raises(RuntimeError) as e:  # (matmul's shape errors are checked first now, with torch's message)
+        torch.gather(a, 1, idx)
+    assert str(e.value).startswith("torch.gather: ") and e.value.__cause__ is not None
     assert "C++ Call Stack" not in str(e.value)
     # our own torch-style errors pass through unchanged
     with pytest.raises(IndexError, match="out of bounds"):

@@ -334,10 +334,28 @@ def _has_bf16(v: Any) -> bool:
     return False
 
 
+def broadcast_error(*operands: Any) -> Optional[RuntimeError]:
+    """torch's error for tensor operands whose shapes do not broadcast ("The size of tensor a (2) must match the
+    size of tensor b (4) at non-singleton dimension 0", compared from the right), or None when they do."""
+    shapes = [tuple(t.shape) for t in operands if isinstance(t, _MsTensor)]
+    n = max((len(s) for s in shapes), default=0)
+    padded = [(1,) * (n - len(s)) + s for s in shapes]
+    for i, (a, b) in enumerate(zip(padded, padded[1:])):
+        for d in reversed(range(n)):
+            if a[d] != b[d] and a[d] != 1 and b[d] != 1:
+                return RuntimeError(f"The size of tensor a ({a[d]}) must match the size of tensor b ({b[d]}) at "
+                                    f"non-singleton dimension {d}")
+    return None
+
+
 def retry_bf16_in_float32(name: str, impl: Callable, args: tuple, kwargs: dict, e: BaseException) -> Any:
     """The op's result computed in float32 when `e` is a missing-bfloat16-kernel error; raises the translated
-    error otherwise (or when the float32 run fails too)."""
+    error otherwise (or when the float32 run fails too). A MindSpore broadcast error becomes torch's message."""
     msg = str(e).lower()
+    if "broadcast" in msg and _raised_in_mindspore(e):
+        err = broadcast_error(*args, *kwargs.values())
+        if err is not None:
+            raise err from e
     if (name in _MUTATES_ARGUMENT or not any(h in msg for h in _DTYPE_ERROR_HINTS)
             or not (any(_has_bf16(a) for a in args) or any(_has_bf16(v) for v in kwargs.values()))):
         raise translate_error(name, e) from e

@@ -385,6 +385,7 @@ def complex(real: Any, imag: Any, *, out: Any = None) -> Any:
     if real.dtype != imag.dtype or real.dtype not in (D.float32, D.float64, D.float16):
         raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got "
                            f"{D.scalar_name(real.dtype)} and {D.scalar_name(imag.dtype)}")
+    _complex_inputs("complex", real, imag)
     arr = real.asnumpy() + 1j * imag.asnumpy()
     return np_to_ms(arr, D.complex128 if real.dtype == D.float64 else D.complex64)
 
@@ -392,8 +393,26 @@ def complex(real: Any, imag: Any, *, out: Any = None) -> Any:
 @register("polar", method=False)
 def polar(abs: Any, angle: Any, *, out: Any = None) -> Any:  # noqa: A002 - torch's argument name
     """abs * (cos(angle) + 1j sin(angle)). Host computation: no autograd."""
+    _complex_inputs("polar", abs, angle)
     a, t = abs.asnumpy(), angle.asnumpy()
     return np_to_ms(a * np.cos(t) + 1j * a * np.sin(t), D.complex128 if abs.dtype == D.float64 else D.complex64)
+
+
+def _complex_inputs(op: str, a: Any, b: Any) -> None:
+    """torch's broadcast error, and a clear one where torch would differentiate: MindSpore 2.10 has no gradient for
+    most ops on complex tensors ("gradient not support for complex type"), and a host-built result that silently
+    dropped the inputs' gradients would be wrong."""
+    from .. import _ms
+    from ._registry import broadcast_error
+
+    err = broadcast_error(a, b)
+    if err is not None:
+        raise err
+    if _ms.records_grad(a, b):
+        raise NotImplementedError(
+            f"torch.{op}: autograd through complex tensors is not supported by mindtorch on MindSpore 2.10 (it has "
+            "no gradient for most complex ops). Build the complex value from detached inputs (torch.no_grad() or "
+            ".detach()), or keep real and imaginary parts as separate real tensors.")
 
 
 # ------------------------------------------------------------------------------------------------ windows

@@ -328,8 +328,14 @@ def _sum_to_recorded(t: Any, shape: tuple) -> Any:
 
 def onednn_matmul_ok(a: Any, b: Any) -> bool:
     """oneDNN's product applies: CPU float32 operands of rank >= 2 (non-empty) with the library loaded."""
-    return (_ms.HOST_MEMORY and a.dtype == D.float32 and b.dtype == D.float32 and a.ndim >= 2 and b.ndim >= 2
-            and 0 not in _shape(a) and 0 not in _shape(b) and _onednn.available())
+    if not (_ms.HOST_MEMORY and a.dtype == D.float32 and b.dtype == D.float32 and a.ndim >= 2 and b.ndim >= 2
+            and 0 not in _shape(a) and 0 not in _shape(b) and _onednn.available()):
+        return False
+    try:  # batch dims that do not broadcast: the general path raises the error (callers check the inner dims)
+        np.broadcast_shapes(_shape(a)[:-2], _shape(b)[:-2])
+    except ValueError:
+        return False
+    return True
 
 
 def onednn_matmul(a: Any, b: Any, bias: Any = None, trans_b: bool = False) -> Any:
@@ -390,7 +396,27 @@ def matmul(input: Any, other: Any, *, out: Any = None) -> Any:
     if not _shape(input) or not _shape(other):
         raise RuntimeError("both arguments to matmul need to be at least 1D, but they are "
                            f"{len(_shape(input))}D and {len(_shape(other))}D")
+    sa, sb = _shape(input), _shape(other)
+    if len(sa) == 2 and len(sb) == 2 and sa[1] != sb[0]:  # torch's 2-d message (addmm's)
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({sa[0]}x{sa[1]} and {sb[0]}x{sb[1]})")
+    if len(sa) >= 2 and len(sb) >= 2 and (len(sa) > 2 or len(sb) > 2):
+        batch = _check_batch_broadcast(sa[:-2], sb[:-2])
+        if sa[-1] != sb[-2]:  # torch folds the batch dims and reports bmm's check
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{batch}, {sa[-1]}] "
+                               f"but got: [{batch}, {sb[-2]}].")
     return matmul_kernel(input, other)
+
+
+def _check_batch_broadcast(a: tuple, b: tuple) -> int:
+    """The number of matrices of broadcast batch dims a and b, or torch's error where they do not broadcast
+    (compared from the right, as torch does)."""
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    for i in reversed(range(n)):
+        if a[i] != b[i] and a[i] != 1 and b[i] != 1:
+            raise RuntimeError(f"The size of tensor a ({a[i]}) must match the size of tensor b ({b[i]}) at "
+                               f"non-singleton dimension {i}")
+    return int(np.prod([max(x, y) for x, y in zip(a, b)], dtype=np.int64))
 
 
 @register("mm")

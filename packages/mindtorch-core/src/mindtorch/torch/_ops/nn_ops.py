@@ -112,12 +112,28 @@ def _add_bias(out: Any, bias: Any) -> Any:
 _ADD_BIAS = ops.add
 
 
+def _check_linear_shapes(x: Any, w: Any, b: Any) -> None:
+    """torch's errors for F.linear's shapes (addmm's, with the input folded to 2-d), before any kernel runs."""
+    if w.ndim != 2 or x.ndim < 1:
+        return  # the general path's own checks
+    xs, ws = _shape(x), _shape(w)
+    if xs[-1] != ws[1]:
+        rows = int(np.prod(xs[:-1], dtype=np.int64)) if x.ndim > 1 else 1
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{xs[-1]} and {ws[1]}x{ws[0]})")
+    if b is not None and b.ndim >= 1 and _shape(b)[-1] not in (1, ws[0]):
+        target = list(xs[:-1]) + [ws[0]] if x.ndim > 1 else [ws[0]]
+        raise RuntimeError(f"The expanded size of the tensor ({ws[0]}) must match the existing size "
+                           f"({_shape(b)[-1]}) at non-singleton dimension {len(target) - 1}.  Target sizes: "
+                           f"{target}.  Tensor sizes: {list(_shape(b))}")
+
+
 @register("linear", function=False, method=False, namespaces=_NS)
 def linear(input: Any, weight: Any, bias: Any = None) -> Any:
     """y = x @ W^T + b.  input (*, in), weight (out, in), bias (out,) -> (*, out)."""
+    _check_linear_shapes(input, weight, bias)
     if (weight.ndim == 2 and input.ndim >= 1 and input.dtype == weight.dtype and input.dtype in _MATMUL_FLOATS
             and (bias is None or (bias.ndim == 1 and bias.dtype == input.dtype))):
-        if _onednn_linear_ok(input, weight):  # CPU float32: one oneDNN product with the bias fused
+        if _onednn_linear_ok(input, weight, bias):  # CPU float32: one oneDNN product with the bias fused
             return onednn_matmul(input, weight, bias, trans_b=True)
         # Fast path (issue 8): one MatMul(transpose_b) (+ Add) on a 2-d view. transpose + matmul cost ~2.7x
         # more on CPU, and the transposed weight made the weight gradient a strided view that needed an extra
@@ -140,9 +156,10 @@ _MATMUL_TB = ops.MatMul(transpose_b=True)
 _MATMUL_FLOATS = (ms.float32, ms.float16, ms.float64)
 
 
-def _onednn_linear_ok(x: Any, w: Any) -> bool:
-    """A CPU float32 Linear runs oneDNN's matmul with the bias fused (`misc.onednn_matmul`)."""
-    return x.ndim >= 2 and onednn_matmul_ok(x, w)
+def _onednn_linear_ok(x: Any, w: Any, b: Any) -> bool:
+    """A CPU float32 Linear runs oneDNN's matmul with the bias fused (`misc.onednn_matmul`); a bias of one element
+    (broadcast, as torch allows) keeps the general path."""
+    return x.ndim >= 2 and (b is None or _shape(b) == _shape(w)[:1]) and onednn_matmul_ok(x, w)
 
 
 @register("bilinear", method=False, namespaces=_NS)

@@ -20,7 +20,7 @@ from .. import _dtype as D
 from .. import _ms
 from ..autograd.function import Function
 from . import _expand, _onednn, _registry
-from ._args import check_scalar_fits, scalar_arg
+from ._args import check_scalar_fits, scalar_arg, wrap_dim
 from ._host import _host_op
 from ._registry import kernel, register
 
@@ -133,11 +133,11 @@ def _check_int_divisor(b: Any, d: Any) -> None:
 
 
 def _shape_error(fn: Callable, *args: Any) -> Any:
-    """Run fn, turning MindSpore's broadcast ValueError into torch's RuntimeError."""
+    """Run fn, turning MindSpore's broadcast ValueError into torch's RuntimeError (torch's message)."""
     try:
         return fn(*args)
     except ValueError as e:
-        raise RuntimeError(str(e).splitlines()[0]) from None
+        raise _registry.broadcast_error(*args) or RuntimeError(str(e).splitlines()[0]) from None
 
 
 def _binary(kernel: Callable, scalar_ok: bool = False) -> Callable:
@@ -146,7 +146,7 @@ def _binary(kernel: Callable, scalar_ok: bool = False) -> Callable:
         try:
             return kernel(a, b)
         except ValueError as e:
-            raise RuntimeError(str(e).splitlines()[0]) from None
+            raise _registry.broadcast_error(a, b) or RuntimeError(str(e).splitlines()[0]) from None
     return impl
 
 
@@ -167,7 +167,7 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
                 # it also takes alpha); both are MindSpore's native kernel on every target
                 return _ADD(input, other) if id(d) in _REAL_FLOATS else mint.add(input, other)
             except ValueError as e:
-                raise RuntimeError(str(e).splitlines()[0]) from None
+                raise _registry.broadcast_error(input, other) or RuntimeError(str(e).splitlines()[0]) from None
     elif (to is float or to is int) and ti in _TENSOR_TYPES and id(input.dtype) in _SCALAR_KERNEL_FLOATS:
         return mint.add(input, other)
     a, b, d = promote(input, other, True)
@@ -206,7 +206,7 @@ def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
             try:
                 return _SUB(input, other)
             except ValueError as e:
-                raise RuntimeError(str(e).splitlines()[0]) from None
+                raise _registry.broadcast_error(input, other) or RuntimeError(str(e).splitlines()[0]) from None
     _sub_check(input, other)
     a, b, d = promote(input, other, True)
     return _shape_error(mint.sub, a, b)
@@ -242,7 +242,7 @@ def mul(input: Any, other: Any) -> Any:
             try:
                 return mint.mul(input, other)
             except ValueError as e:
-                raise RuntimeError(str(e).splitlines()[0]) from None
+                raise _registry.broadcast_error(input, other) or RuntimeError(str(e).splitlines()[0]) from None
     elif (to is float or to is int) and ti in _TENSOR_TYPES and id(input.dtype) in _SCALAR_KERNEL_FLOATS:
         return mint.mul(input, other)
     a, b, d = promote(input, other, True)
@@ -1037,7 +1037,7 @@ def _onednn_softmax_value(x: Any, dim: int, log: bool) -> Any:
 
 
 def _onednn_softmax(x: Any, dim: int, log: bool) -> Any:
-    dim = dim + x.ndim if dim < 0 else dim
+    dim = wrap_dim(int(dim), x.ndim)
     if _ms.records_grad(x):
         return _OneDnnSoftmax.apply(x, dim, log)
     return _onednn_softmax_value(x, dim, log)
