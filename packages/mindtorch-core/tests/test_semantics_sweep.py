@@ -782,3 +782,31 @@ def test_complex_from_inputs_that_require_grad_is_a_clear_error(name):
     with pytest.raises(NotImplementedError, match=f"torch.{name}: autograd through complex"):
         getattr(torch, name)(a, b)
     assert getattr(torch, name)(a.detach(), b).dtype == torch.complex64
+
+
+TYPE_ERRORS = [  # an argument that cannot be a tensor: torch's TypeError and message, never an AttributeError
+    ("kron str", lambda T: T.kron(T.ones(2, 2), "a")),
+    ("add str", lambda T: T.add(T.ones(2), "a")),
+    ("matmul list", lambda T: T.matmul(T.ones(2, 2), [1, 2])),
+    ("exp str", lambda T: T.exp("a")),
+    ("cat element", lambda T: T.cat([T.ones(1), "a"])),
+    ("stack None", lambda T: T.stack([T.ones(1), None])),
+    ("relu None", lambda T: T.nn.functional.relu(None)),
+    ("sum dict", lambda T: T.sum({})),
+]
+
+
+@pytest.mark.parametrize("case", TYPE_ERRORS, ids=[c[0] for c in TYPE_ERRORS])
+def test_wrong_argument_types_raise_torchs_type_error(reftorch, case):
+    with pytest.raises(TypeError) as ref:
+        case[1](reftorch)
+    with pytest.raises(TypeError) as mine:
+        case[1](torch)
+    assert str(mine.value) == str(ref.value)
+
+
+def test_none_operand_is_a_type_error_not_a_lazy_tensor():
+    """MindSpore's Tensor(None, dtype) is an uninitialised lazy tensor (shape [-2]): `x.mul(None)` returned one."""
+    for op in ("mul", "add", "div", "sub"):
+        with pytest.raises(TypeError, match="must be Tensor, not NoneType"):
+            getattr(torch.ones(2), op)(None)

@@ -22,6 +22,7 @@ Usage:
 from __future__ import annotations
 
 import inspect
+import re
 import weakref
 from typing import Any, Callable, Dict, Iterable, Optional
 
@@ -348,10 +349,56 @@ def broadcast_error(*operands: Any) -> Optional[RuntimeError]:
     return None
 
 
+_NOT_TENSOR_LIKE = (str, bytes, dict, set, frozenset, type(None))
+_CULPRIT = re.compile(r"'(\w+)' object has no attribute")
+
+
+def argument_type_error(name: str, impl: Callable, args: tuple, kwargs: dict,
+                        e: BaseException) -> Optional[TypeError]:
+    """torch's TypeError for an argument of the wrong type that made the implementation fail (an AttributeError from
+    deep inside names the culprit's type; a TypeError blames a str/None/dict... given as input or other):
+    "add(): argument 'other' (position 2) must be Tensor, not str", or for an element of a tensor list
+    "expected Tensor as element 1 in argument 0, but got str". None when no argument is to blame."""
+    m = _CULPRIT.search(str(e)) if isinstance(e, AttributeError) else None
+    culprit = m.group(1) if m else None
+    if isinstance(e, AttributeError) and culprit is None:
+        return None
+
+    def guilty(a: Any) -> bool:
+        return type(a).__name__ == culprit if culprit else isinstance(a, _NOT_TENSOR_LIKE)
+
+    try:
+        params = list(inspect.signature(impl).parameters)
+    except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
+        params = []
+    op = name.strip("_")
+    for i, a in enumerate(args[:2]):  # the tensor operands (further positions are often optional non-tensors)
+        if guilty(a) and not isinstance(a, (list, tuple)):
+            pname = _NUMPY_KEYWORDS.get(params[i], params[i]) if i < len(params) else f"arg{i}"
+            return TypeError(f"{op}(): argument '{pname}' (position {i + 1}) must be Tensor, not {type(a).__name__}")
+    for k in ("input", "other"):
+        if k in kwargs and guilty(kwargs[k]):
+            return TypeError(f"{op}(): argument '{k}' must be Tensor, not {type(kwargs[k]).__name__}")
+    for j, a in enumerate(args[:2]):
+        if isinstance(a, (list, tuple)):
+            for i, el in enumerate(a):
+                if guilty(el):
+                    return TypeError(f"expected Tensor as element {i} in argument {j}, but got {type(el).__name__}")
+            if culprit in ("list", "tuple"):  # the sequence itself where a tensor belongs (matmul(t, [1, 2]))
+                pname = _NUMPY_KEYWORDS.get(params[j], params[j]) if j < len(params) else f"arg{j}"
+                return TypeError(f"{op}(): argument '{pname}' (position {j + 1}) must be Tensor, not "
+                                 f"{type(a).__name__}")
+    return None
+
+
 def retry_bf16_in_float32(name: str, impl: Callable, args: tuple, kwargs: dict, e: BaseException) -> Any:
     """The op's result computed in float32 when `e` is a missing-bfloat16-kernel error; raises the translated
     error otherwise (or when the float32 run fails too). A MindSpore broadcast error becomes torch's message."""
     msg = str(e).lower()
+    if isinstance(e, TypeError):  # e.g. MindSpore could not make a Tensor of an argument
+        err = argument_type_error(name, impl, args, kwargs, e)
+        if err is not None:
+            raise err from None
     if "broadcast" in msg and _raised_in_mindspore(e):
         err = broadcast_error(*args, *kwargs.values())
         if err is not None:
@@ -386,6 +433,8 @@ def _make_dispatcher(entry: OpEntry) -> Callable:
                 res = impl(*args, **kwargs)
             except _MS_ERRORS as e:
                 res = retry_bf16_in_float32(entry.name, impl, args, kwargs, e)
+            except AttributeError as e:  # an argument of the wrong type, seen deep inside the implementation
+                raise argument_type_error(entry.name, impl, args, kwargs, e) or e
             if out is None:
                 return wrap(res)
             return _write_out(out, wrap(res))
@@ -393,6 +442,8 @@ def _make_dispatcher(entry: OpEntry) -> Callable:
             res = impl(*args, **kwargs)
         except _MS_ERRORS as e:
             res = retry_bf16_in_float32(entry.name, impl, args, kwargs, e)
+        except AttributeError as e:  # an argument of the wrong type, seen deep inside the implementation
+            raise argument_type_error(entry.name, impl, args, kwargs, e) or e
         if type(res) is _MsTensor:  # the common case, inlined
             res.__class__ = Tensor
             return res

@@ -66,6 +66,8 @@ def _as(x: Any, d: Any) -> Any:
         return x if x.dtype is d else _cast(x, d)
     if isinstance(x, np.ndarray):
         return _cast(_MsTensor(x), d)
+    if x is None:  # MindSpore would make an uninitialised "lazy" tensor of shape [-2]
+        raise TypeError("expected a Tensor or a number, not NoneType")
     return _MsTensor(x, dtype=d)
 
 
