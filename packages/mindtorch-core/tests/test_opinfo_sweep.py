@@ -313,15 +313,12 @@ UNARY: Dict[str, dict] = {
     "bitwise_not": {}, "angle": {},
 }
 # Known differences, each measured (left on purpose; see the reasons):
-# - MindSpore 2.10's float32 CPU tanh is ~9e-5 off torch beyond |x| ~ 3 (pointwise._accurate_tanh keeps it in
-#   [-1, 1]; its float64 kernel is exact but ~50x slower, so float32 is not rebuilt from it).
-UNARY["tanh"]["rtol"] = 1e-4
 # - the backward of lgamma (and of mvlgamma, built on it) is MindSpore's digamma kernel: 1.2e-6 relative error in
 #   float64 (up to 5.9e-6 near its zeros); digamma's own backward (polygamma(1)) is 5e-10 off.
 UNARY["lgamma"]["grad_rtol"] = 1e-5
 UNARY["digamma"]["grad_rtol"] = 1e-9
-# - relu keeps MindSpore's kernel (the hottest activation): relu(nan) is 0 and relu(-0.0) is +0.0 there, NaN and
-#   -0.0 in torch. The special-value sample is skipped for it.
+# - relu under autograd keeps MindSpore's kernel (NaN written back, see test_ops_pointwise): relu(-0.0) is +0.0
+#   there, -0.0 in torch (equal values). The special-value sample is skipped for it.
 UNARY["relu"]["special"] = False
 
 

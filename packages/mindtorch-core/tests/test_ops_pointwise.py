@@ -350,6 +350,28 @@ def test_exp_log_tanh_family_accuracy_and_gradients(reftorch, name, dtype):
     assert_same(getattr(torch, name)(torch.tensor(special)), getattr(reftorch, name)(reftorch.tensor(special)))
 
 
+@pytest.mark.parametrize("grad", [False, True])
+def test_relu_keeps_nan_like_torch(reftorch, grad):
+    """MindSpore's CPU ReLU turns NaN into 0; torch keeps it (a diverged batch must show a nan loss)."""
+    x = np.array([-1.0, 0.0, 2.0, np.nan, -np.inf, np.inf, -0.0], np.float32)
+    w = np.arange(7, dtype=np.float32)
+    res = []
+    for t in (torch, reftorch):
+        xx = t.tensor(x, requires_grad=grad)
+        y = t.relu(xx)
+        f = t.nn.functional.relu(t.tensor(x).view(7, 1).t())  # a view
+        if grad:
+            (y * t.tensor(w)).nansum().backward()
+        res.append((y, f, xx.grad if grad else None))
+    (y, f, g), (ry, rf, rg) = res
+    assert_same(y, ry)
+    assert_same(f, rf)
+    if grad:
+        assert_same(g, rg)
+    else:  # torch's clamp_min keeps -0.0
+        assert np.signbit(y.numpy()[-1]) == np.signbit(ry.numpy()[-1])
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_erfinv_accuracy_edges_and_gradient(reftorch, dtype):
     # MindSpore's CPU erfinv is ~2e-2 off relative near |x| = 1; mindtorch's (Giles' approximation, plus Newton
