@@ -317,8 +317,8 @@ UNARY: Dict[str, dict] = {
 #   float64 (up to 5.9e-6 near its zeros); digamma's own backward (polygamma(1)) is 5e-10 off.
 UNARY["lgamma"]["grad_rtol"] = 1e-5
 UNARY["digamma"]["grad_rtol"] = 1e-9
-# - relu under autograd keeps MindSpore's kernel (NaN written back, see test_ops_pointwise): relu(-0.0) is +0.0
-#   there, -0.0 in torch (equal values). The special-value sample is skipped for it.
+# - relu(-0.0) is +0.0 (MindSpore's kernel, and numpy's maximum without autograd), -0.0 in torch (equal values;
+#   NaN is kept as in torch, see test_ops_pointwise). The special-value sample is skipped for it.
 UNARY["relu"]["special"] = False
 
 

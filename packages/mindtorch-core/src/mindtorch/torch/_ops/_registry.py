@@ -372,10 +372,14 @@ def argument_type_error(name: str, impl: Callable, args: tuple, kwargs: dict,
     except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
         params = []
     op = name.strip("_")
+
+    def must_be_tensor(i: int, a: Any) -> TypeError:
+        pname = _NUMPY_KEYWORDS.get(params[i], params[i]) if i < len(params) else f"arg{i}"
+        return TypeError(f"{op}(): argument '{pname}' (position {i + 1}) must be Tensor, not {type(a).__name__}")
+
     for i, a in enumerate(args[:2]):  # the tensor operands (further positions are often optional non-tensors)
         if guilty(a) and not isinstance(a, (list, tuple)):
-            pname = _NUMPY_KEYWORDS.get(params[i], params[i]) if i < len(params) else f"arg{i}"
-            return TypeError(f"{op}(): argument '{pname}' (position {i + 1}) must be Tensor, not {type(a).__name__}")
+            return must_be_tensor(i, a)
     for k in ("input", "other"):
         if k in kwargs and guilty(kwargs[k]):
             return TypeError(f"{op}(): argument '{k}' must be Tensor, not {type(kwargs[k]).__name__}")
@@ -385,9 +389,7 @@ def argument_type_error(name: str, impl: Callable, args: tuple, kwargs: dict,
                 if guilty(el):
                     return TypeError(f"expected Tensor as element {i} in argument {j}, but got {type(el).__name__}")
             if culprit in ("list", "tuple"):  # the sequence itself where a tensor belongs (matmul(t, [1, 2]))
-                pname = _NUMPY_KEYWORDS.get(params[j], params[j]) if j < len(params) else f"arg{j}"
-                return TypeError(f"{op}(): argument '{pname}' (position {j + 1}) must be Tensor, not "
-                                 f"{type(a).__name__}")
+                return must_be_tensor(j, a)
     return None
 
 

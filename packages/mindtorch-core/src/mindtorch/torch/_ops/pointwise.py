@@ -667,15 +667,17 @@ def _np_erfinv(a: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
 _unary("erfinv", _host_exact(_np_erfinv, mint.erfinv), target="CPU")
 def _relu_cpu(x: Any) -> Any:
     """relu on CPU. MindSpore's CPU ReLU kernel turns NaN into 0 where torch keeps NaN (a diverged batch then gave a
-    finite loss instead of torch's nan). Without autograd numpy (torch's values, -0.0 included, and faster: ~15 us vs
-    ~22 us for a few values); with it MindSpore's node, and NaN written back into its fresh output after one host
-    pass that finds none in the common case (its backward masks by output > 0: 0 for NaN, as torch's). Under
-    autograd relu(-0.0) stays MindSpore's +0.0 (equal to torch's -0.0; another full pass would be needed)."""
+    finite loss instead of torch's nan). Without autograd numpy's maximum (faster: ~15 us vs ~22 us for a few
+    values, 83 vs 212 us for 256K); with it MindSpore's node, and NaN written back into its fresh output after one
+    host pass that finds none in the common case (its backward masks by output > 0: 0 for NaN, as torch's).
+    relu(-0.0) is +0.0 either way (torch's clamp_min gives -0.0, an equal value)."""
     if id(x.dtype) not in _HOST_EXACT_DTYPES:
         return _relu(x)
     a = _MsTensor.asnumpy(x)
-    if not _ms.records_grad(x):  # torch's clamp_min: x unless x < 0 (NaN and -0.0 kept)
-        return _MsTensor.from_numpy(np.where(a < 0, a.dtype.type(0), a))
+    if not _ms.records_grad(x):  # (np.maximum keeps NaN; np.where(x < 0, 0, x) measured 18x slower)
+        out = np.empty(a.shape, a.dtype)
+        np.maximum(a, a.dtype.type(0), out=out)
+        return _MsTensor.from_numpy(out)
     y = ops.relu(x)
     with np.errstate(all="ignore"):
         maybe_nan = np.isnan(np.add.reduce(a, axis=None))  # inf - inf also says yes: then the mask decides
