@@ -1,5 +1,5 @@
 """Comparing mindtorch results with real PyTorch: values, dtype and shape."""
-from typing import Any
+from typing import Any, Callable, Type
 
 import numpy as np
 
@@ -45,3 +45,16 @@ def assert_same(mine: Any, ref: Any, rtol: float = 1.3e-6, atol: float = 1e-5, c
                                    equal_nan=True)
     else:
         np.testing.assert_allclose(m.astype(np.float64), r.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True)
+
+
+def assert_same_error(exc: Type[BaseException], call: Callable[[Any], Any], reftorch: Any) -> None:
+    """call(torch module) raises `exc` with the same message for mindtorch as for real torch."""
+    import pytest
+
+    import mindtorch.torch as torch
+
+    with pytest.raises(exc) as ref:
+        call(reftorch)
+    with pytest.raises(exc) as mine:
+        call(torch)
+    assert str(mine.value) == str(ref.value)

@@ -335,18 +335,26 @@ def _has_bf16(v: Any) -> bool:
     return False
 
 
-def broadcast_error(*operands: Any) -> Optional[RuntimeError]:
-    """torch's error for tensor operands whose shapes do not broadcast ("The size of tensor a (2) must match the
-    size of tensor b (4) at non-singleton dimension 0", compared from the right), or None when they do."""
-    shapes = [tuple(t.shape) for t in operands if isinstance(t, _MsTensor)]
-    n = max((len(s) for s in shapes), default=0)
-    padded = [(1,) * (n - len(s)) + s for s in shapes]
-    for i, (a, b) in enumerate(zip(padded, padded[1:])):
+def shapes_broadcast_error(*shapes: Iterable[int]) -> Optional[RuntimeError]:
+    """torch's error for shapes that do not broadcast ("The size of tensor a (2) must match the size of tensor b (4)
+    at non-singleton dimension 0": each shape against the broadcast of those before it, compared from the right),
+    or None when they do."""
+    padded = [tuple(s) for s in shapes]
+    n = max((len(s) for s in padded), default=0)
+    acc = (1,) * n
+    for s in padded:
+        s = (1,) * (n - len(s)) + s
         for d in reversed(range(n)):
-            if a[d] != b[d] and a[d] != 1 and b[d] != 1:
-                return RuntimeError(f"The size of tensor a ({a[d]}) must match the size of tensor b ({b[d]}) at "
+            if acc[d] != s[d] and acc[d] != 1 and s[d] != 1:
+                return RuntimeError(f"The size of tensor a ({acc[d]}) must match the size of tensor b ({s[d]}) at "
                                     f"non-singleton dimension {d}")
+        acc = tuple(x if y == 1 else y for x, y in zip(acc, s))
     return None
+
+
+def broadcast_error(*operands: Any) -> Optional[RuntimeError]:
+    """`shapes_broadcast_error` of the tensor operands (other arguments are ignored)."""
+    return shapes_broadcast_error(*(tuple(t.shape) for t in operands if isinstance(t, _MsTensor)))
 
 
 _NOT_TENSOR_LIKE = (str, bytes, dict, set, frozenset, type(None))

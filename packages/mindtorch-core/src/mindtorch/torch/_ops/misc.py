@@ -22,7 +22,7 @@ from .. import return_types as RT
 from ..autograd.function import Function
 from . import _expand, _onednn
 from ._args import scalar_arg, wrap_dim
-from ._registry import kernel, register
+from ._registry import kernel, register, shapes_broadcast_error
 from .shape import _select
 
 _MsTensor = ms.Tensor
@@ -400,23 +400,14 @@ def matmul(input: Any, other: Any, *, out: Any = None) -> Any:
     if len(sa) == 2 and len(sb) == 2 and sa[1] != sb[0]:  # torch's 2-d message (addmm's)
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({sa[0]}x{sa[1]} and {sb[0]}x{sb[1]})")
     if len(sa) >= 2 and len(sb) >= 2 and (len(sa) > 2 or len(sb) > 2):
-        batch = _check_batch_broadcast(sa[:-2], sb[:-2])
+        err = shapes_broadcast_error(sa[:-2], sb[:-2])
+        if err is not None:
+            raise err
+        batch = int(np.prod(np.broadcast_shapes(sa[:-2], sb[:-2]), dtype=np.int64))
         if sa[-1] != sb[-2]:  # torch folds the batch dims and reports bmm's check
             raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{batch}, {sa[-1]}] "
                                f"but got: [{batch}, {sb[-2]}].")
     return matmul_kernel(input, other)
-
-
-def _check_batch_broadcast(a: tuple, b: tuple) -> int:
-    """The number of matrices of broadcast batch dims a and b, or torch's error where they do not broadcast
-    (compared from the right, as torch does)."""
-    n = max(len(a), len(b))
-    a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
-    for i in reversed(range(n)):
-        if a[i] != b[i] and a[i] != 1 and b[i] != 1:
-            raise RuntimeError(f"The size of tensor a ({a[i]}) must match the size of tensor b ({b[i]}) at "
-                               f"non-singleton dimension {i}")
-    return int(np.prod([max(x, y) for x, y in zip(a, b)], dtype=np.int64))
 
 
 @register("mm")

@@ -243,12 +243,14 @@ def rsub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
 _HOST_MUL_DTYPES = frozenset(map(id, (D.float32, D.float64)))
 
 
-def _mul_np(a: Any, b: Any) -> Any:
+def _binary_np(ufunc: Any, a: Any, b: Any) -> Any:
+    """ufunc(a, b) on the host for a float tensor `a` and a tensor or Python number `b` (cast to a's dtype, as torch
+    casts a CPU scalar): a fresh, aligned result; inf/nan without a warning, as in torch."""
     an = _MsTensor.asnumpy(a)
     bn = _MsTensor.asnumpy(b) if isinstance(b, _MsTensor) else an.dtype.type(b)
     try:
-        with np.errstate(all="ignore"):  # inf * 0 is nan, without a warning, as in torch
-            return _MsTensor.from_numpy(np.asarray(np.multiply(an, bn)))
+        with np.errstate(all="ignore"):
+            return _MsTensor.from_numpy(np.asarray(ufunc(an, bn)))
     except ValueError:
         raise _registry.broadcast_error(a, b) from None
 
@@ -260,7 +262,7 @@ def mul(input: Any, other: Any) -> Any:
         d = input.dtype
         if d is other.dtype:
             if _ms.HOST_MEMORY and id(d) in _HOST_MUL_DTYPES and not _ms.records_grad(input, other):
-                return _mul_np(input, other)
+                return _binary_np(np.multiply, input, other)
             try:
                 return mint.mul(input, other)
             except ValueError as e:
@@ -268,7 +270,8 @@ def mul(input: Any, other: Any) -> Any:
     elif (to is float or to is int) and ti in _TENSOR_TYPES:
         d = input.dtype
         if _ms.HOST_MEMORY and id(d) in _HOST_MUL_DTYPES and not _ms.records_grad(input):
-            return _mul_np(input, other)  # (float64 also gets the scalar exactly: MindSpore rounds it to float32)
+            # (float64 also gets the scalar exactly: MindSpore rounds it to float32)
+            return _binary_np(np.multiply, input, other)
         if id(d) in _SCALAR_KERNEL_FLOATS:
             return mint.mul(input, other)
     a, b, d = promote(input, other, True)
@@ -318,11 +321,7 @@ def _true_div(a: Any, b: Any) -> Any:
 
 
 def _div_np(a: Any, b: Any) -> Any:
-    an = _MsTensor.asnumpy(a)
-    out = np.empty(an.shape, an.dtype)
-    with np.errstate(all="ignore"):  # x / 0 is inf or nan, without a warning, as in torch
-        np.divide(an, _MsTensor.asnumpy(b), out=out)
-    return _MsTensor.from_numpy(out)
+    return _binary_np(np.divide, a, b)
 
 
 def _div_vjp(inputs: Tuple[Any, Any], out: Any, grad: Any) -> Tuple[Any, Any]:
