@@ -371,6 +371,21 @@ def test_relu_keeps_nan_like_torch(reftorch, grad):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_relu_gradient_at_nan_like_torch(reftorch, dtype):
+    """torch's relu backward passes the gradient where the output is not <= 0: at NaN too, not at 0 (1.12's
+    threshold_backward as 2.x's); MindSpore's ReluGrad masks by output > 0 (0 at NaN)."""
+    x = np.array([-1.0, 0.0, 2.0, np.nan, -np.inf, np.inf, -0.0], dtype)
+    grads = []
+    for t in (torch, reftorch):
+        xx = t.tensor(x, requires_grad=True)
+        y = t.relu(xx * 2)  # a non-leaf input, as in a network
+        (y * t.arange(7, dtype=y.dtype)).sum().backward()
+        grads.append((y, xx.grad))
+    assert_same(grads[0][0], grads[1][0])
+    assert_same(grads[0][1], grads[1][1])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_erfinv_accuracy_edges_and_gradient(reftorch, dtype):
     # MindSpore's CPU erfinv is ~2e-2 off relative near |x| = 1; mindtorch's (Giles' approximation, plus Newton
     # steps for float64) is within a few ulp of torch's

@@ -28,6 +28,7 @@ from ._args import scalar_arg as _sc  # _sc(v, x): Python number v as x's scalar
 from ._registry import _DISPATCHERS, expose, inplace_source, kernel, register, write_back
 from .misc import onednn_matmul, onednn_matmul_ok
 from .pointwise import _onednn_softmax, _onednn_softmax_ok
+from .reduction import _REAL_FLOATS, _nan_wins
 
 _MsTensor = ms.Tensor
 _NS = ("nn.functional",)
@@ -717,10 +718,8 @@ def _pool_onednn(x: Any, alg: str, k: Sequence[int], s: Sequence[int], p: Sequen
         return None
     if alg != "max" and any(r > pi for r, pi in zip(pr, p)):
         return None
-    if alg == "max":
-        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is NaN too: then the exact path as well
-            if np.isnan(np.add.reduce(_MsTensor.asnumpy(x), axis=None)):
-                return None
+    if alg == "max" and _ms.may_hold_nan(x):
+        return None
     geometry = (tuple(k), tuple(s), tuple(p), tuple(pr), tuple(d), tuple(outs), ceil_mode)
     if _ms.records_grad(x):
         return _OneDnnPool.apply(x, alg, geometry)
@@ -748,7 +747,8 @@ def _max_poolnd(input: Any, kernel_size: Any, stride: Any, padding: Any, dilatio
         out = _pool_onednn(x, "max", k, s, p, d, ceil_mode, outs)
         if out is not None:
             return ops.squeeze(out, 0) if unbatched else out
-    if (not return_indices and tuple(k) == tuple(s) and not any(p) and all(v == 1 for v in d)
+    nan = id(x.dtype) in _REAL_FLOATS and _ms.may_hold_nan(x)  # torch: a window holding NaN gives NaN
+    if (not (return_indices or nan) and tuple(k) == tuple(s) and not any(p) and all(v == 1 for v in d)
             and (not ceil_mode or all(sz % ki == 0 for sz, ki in zip(sizes, k)))):
         out = _tiled_pool(x, k, n, "max")
         return ops.squeeze(out, 0) if unbatched else out
@@ -769,6 +769,8 @@ def _max_poolnd(input: Any, kernel_size: Any, stride: Any, padding: Any, dilatio
         offsets.append(idx)
     stacked = ops.stack(windows, 2)  # (N, C, K, *outs)
     values, arg = mint.max(stacked, 2)  # see _tiled_pool: an in-place op may follow
+    if nan:
+        values, arg = _nan_wins(stacked, values, (2,), False, arg)
     if not return_indices:
         return ops.squeeze(values, 0) if unbatched else values
     # flat index in the unpadded input plane: sum over dims of (out_pos*s + k_idx*d - p) * stride_of_dim
@@ -913,8 +915,10 @@ def _adaptive_poolnd(input: Any, output_size: Any, n: int, kind: str, return_ind
     if not isinstance(output_size, (list, tuple)):
         output_size = (output_size,) * n
     outs = [sz if o is None else int(o) for sz, o in zip(sizes, output_size)]
-    if kind == "max" and return_indices:
-        return _adaptive_max_with_indices(x, sizes, outs, n, unbatched)
+    if kind == "max" and (return_indices or (id(x.dtype) in _REAL_FLOATS and _ms.may_hold_nan(x))):
+        # (window by window: there a window holding NaN gives NaN, as in torch)
+        out = _adaptive_max_with_indices(x, sizes, outs, n, unbatched)
+        return out if return_indices else out[0]
     for j in range(n):
         dim = 2 + j
         bounds = _adaptive_bounds(sizes[j], outs[j])
@@ -944,6 +948,7 @@ def _adaptive_max_with_indices(x: Any, sizes: Sequence[int], outs: Sequence[int]
         members = plane[sl].reshape(-1)
         seg = ops.gather(flatx, _MsTensor(members), 2)
         v, a = mint.max(seg, 2)
+        v, a = _nan_wins(seg, v, (2,), False, a)
         vals.append(v)
         idxs.append(ops.gather(_MsTensor(members), a, 0))
     v = _reshape(ops.stack(vals, 2), (*lead, *outs))
@@ -990,14 +995,16 @@ def lp_pool1d(input: Any, norm_type: float, kernel_size: int, stride: Any = None
     """(sum over window of x^p)^(1/p), as torch computes it (sign(x)relu(|avg|) * k)^(1/p)."""
     k = _ntuple(kernel_size, 1)
     out = avg_pool1d(ops.pow(input, _sc(norm_type, input)), k, stride, 0, ceil_mode)
-    return ops.pow(ops.mul(ops.mul(ops.sign(out), ops.relu(ops.abs(out))), float(k[0])), _sc(1.0 / norm_type, out))
+    return ops.pow(ops.mul(ops.mul(ops.sign(out), kernel("relu")(ops.abs(out))), float(k[0])),
+                   _sc(1.0 / norm_type, out))
 
 
 @register("lp_pool2d", function=False, method=False, namespaces=_NS)
 def lp_pool2d(input: Any, norm_type: float, kernel_size: Any, stride: Any = None, ceil_mode: bool = False) -> Any:
     kh, kw = _ntuple(kernel_size, 2)
     out = avg_pool2d(ops.pow(input, _sc(norm_type, input)), (kh, kw), stride, 0, ceil_mode)
-    return ops.pow(ops.mul(ops.mul(ops.sign(out), ops.relu(ops.abs(out))), float(kh * kw)), _sc(1.0 / norm_type, out))
+    return ops.pow(ops.mul(ops.mul(ops.sign(out), kernel("relu")(ops.abs(out))), float(kh * kw)),
+                   _sc(1.0 / norm_type, out))
 
 
 def _max_unpoolnd(input: Any, indices: Any, kernel_size: Any, stride: Any, padding: Any, output_size: Any,
@@ -1491,29 +1498,44 @@ def _act(name: str, *, function: bool = False, method: bool = False, inplace: bo
     return deco
 
 
+# The piecewise activations below follow torch's kernels branch for branch (1.12 as 2.x): the comparison that picks
+# a branch decides the gradient at the kink (leaky_relu's slope at 0, hardtanh's 0 at its bounds) and NaN takes the
+# branch a failed comparison gives, so it stays NaN. MindSpore's clamp/minimum/maximum kernels map NaN to a bound and
+# split the gradient of ties, which is why none of them is used here; `masked_fill` (a mask and a scalar) is.
+
+
+def _elu_branches(x: Any) -> Tuple[Any, Any]:
+    """(x <= 0, x there and 0 elsewhere): the negative branch's mask and the argument of its exp, which is 0 for
+    large x (no overflow) and for NaN (whose gradient comes from the other branch, as in torch)."""
+    neg = ops.le(x, 0)
+    return neg, ops.masked_fill(x, ops.logical_not(neg), _scalar(0.0, x))
+
+
 @_act("relu6")
 def _relu6(input: Any) -> Any:
-    """min(max(x, 0), 6)."""
-    return ops.clamp(input, 0.0, 6.0)
+    """min(max(x, 0), 6), i.e. hardtanh(x, 0, 6) as torch computes it."""
+    return _hardtanh(input, 0.0, 6.0)
 
 
 @_act("leaky_relu", inplace=True)
 def _leaky_relu(input: Any, negative_slope: float = 0.01) -> Any:
-    """x if x >= 0 else negative_slope * x."""
-    return ops.where(ops.ge(input, 0), input, ops.mul(input, _sc(negative_slope, input)))
+    """x if x > 0 else negative_slope * x (the gradient at 0 is the slope)."""
+    return ops.where(ops.gt(input, 0), input, ops.mul(input, _sc(negative_slope, input)))
 
 
 @_act("elu", inplace=True)
 def _elu(input: Any, alpha: float = 1.0) -> Any:
-    """x if x > 0 else alpha * (exp(x) - 1)."""
-    return ops.where(ops.gt(input, 0), input, ops.mul(kernel("expm1")(ops.minimum(input, 0.0)), _sc(alpha, input)))
+    """alpha * (exp(x) - 1) if x <= 0 else x."""
+    neg, arg = _elu_branches(input)
+    return ops.where(neg, ops.mul(kernel("expm1")(arg), _sc(alpha, input)), input)
 
 
 @_act("celu", function=True, inplace=True)
 def _celu(input: Any, alpha: float = 1.0) -> Any:
-    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
+    """alpha * (exp(x / alpha) - 1) if x <= 0 else x."""
     a = _sc(alpha, input)
-    return ops.where(ops.gt(input, 0), input, ops.mul(kernel("expm1")(ops.div(ops.minimum(input, 0.0), a)), a))
+    neg, arg = _elu_branches(input)
+    return ops.where(neg, ops.mul(kernel("expm1")(ops.div(arg, a)), a), input)
 
 
 @_act("selu", function=True, inplace=True)
@@ -1594,10 +1616,11 @@ def _mish(input: Any) -> Any:
 
 @_act("hardtanh", inplace=True)
 def _hardtanh(input: Any, min_val: float = -1.0, max_val: float = 1.0) -> Any:
-    """clamp(x, min_val, max_val)."""
+    """min_val if x <= min_val, max_val if x >= max_val, else x (NaN stays NaN; the gradient is 0 at the bounds)."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    return ops.clamp(input, _sc(min_val, input), _sc(max_val, input))
+    low = ops.masked_fill(input, ops.le(input, _sc(min_val, input)), _scalar(min_val, input))
+    return ops.masked_fill(low, ops.ge(input, _sc(max_val, input)), _scalar(max_val, input))
 
 
 @_act("hardswish")
@@ -1608,14 +1631,14 @@ def _hardswish(input: Any) -> Any:
 
 @_act("hardsigmoid")
 def _hardsigmoid(input: Any) -> Any:
-    """relu6(x + 3) / 6."""
-    return ops.div(ops.clamp(ops.add(input, 3.0), 0.0, 6.0), 6.0)
+    """relu6(x + 3) / 6: 0 at x <= -3, 1 at x >= 3 (gradient 0 there), NaN stays NaN."""
+    return ops.div(ops.add(_hardtanh(input, -3.0, 3.0), 3.0), 6.0)
 
 
 @_act("threshold", function=True, inplace=True)
 def _threshold(input: Any, threshold: float, value: float) -> Any:
-    """x if x > threshold else value."""
-    return ops.where(ops.gt(input, _sc(threshold, input)), input, ops.cast(_scalar(value, input), input.dtype))
+    """value if x <= threshold else x (NaN stays NaN)."""
+    return ops.masked_fill(input, ops.le(input, _sc(threshold, input)), _scalar(value, input))
 
 
 @_act("rrelu", function=True, inplace=True)
@@ -1626,14 +1649,16 @@ def _rrelu(input: Any, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training:
         a = ops.cast(a, input.dtype)
     else:
         a = _sc((lower + upper) / 2, input)
-    return ops.where(ops.ge(input, 0), input, ops.mul(input, a))
+    return ops.where(ops.gt(input, 0), input, ops.mul(input, a))
 
 
 def _softplus(input: Any, beta: float = 1.0, threshold: float = 20.0) -> Any:
     beta, threshold = _sc(beta, input), _sc(threshold, input)
     bx = ops.mul(input, beta)
-    soft = ops.div(kernel("log1p")(kernel("exp")(ops.minimum(bx, threshold))), beta)
-    return ops.where(ops.gt(bx, threshold), input, soft)
+    linear = ops.gt(bx, threshold)
+    # (exp's argument masked where the linear branch is taken: no overflow there, and NaN stays NaN)
+    soft = ops.div(kernel("log1p")(kernel("exp")(ops.masked_fill(bx, linear, _scalar(0.0, bx)))), beta)
+    return ops.where(linear, input, soft)
 
 
 @register("softplus", function=False, method=False, namespaces=_NS)
@@ -1650,8 +1675,8 @@ def softsign(input: Any) -> Any:
 
 @register("hardshrink", method=True, namespaces=_NS)
 def hardshrink(input: Any, lambd: float = 0.5) -> Any:
-    """x if |x| > lambd else 0."""
-    return ops.where(ops.gt(ops.abs(input), _sc(lambd, input)), input, ops.zeros_like(input))
+    """0 if |x| <= lambd else x (NaN stays NaN)."""
+    return ops.masked_fill(input, ops.le(ops.abs(input), _sc(lambd, input)), _scalar(0.0, input))
 
 
 @register("softshrink", function=False, method=False, namespaces=_NS)
@@ -1660,8 +1685,9 @@ def softshrink(input: Any, lambd: float = 0.5) -> Any:
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
     lam, neg = _sc(lambd, input), _sc(-lambd, input)
+    # x * 0 in the middle, as torch: NaN stays NaN and a negative x gives -0.0
     return ops.where(ops.gt(input, lam), ops.sub(input, lam),
-                     ops.where(ops.lt(input, neg), ops.add(input, lam), ops.zeros_like(input)))
+                     ops.where(ops.lt(input, neg), ops.add(input, lam), ops.mul(input, _scalar(0.0, input))))
 
 
 @register("tanhshrink", function=False, method=False, namespaces=_NS)
@@ -1688,13 +1714,13 @@ def glu(input: Any, dim: int = -1) -> Any:
 
 @register("prelu", method=True, namespaces=_NS)
 def prelu(input: Any, weight: Any) -> Any:
-    """x if x >= 0 else a * x, `weight` of 1 or C (channel dim 1) values."""
+    """x if x > 0 else a * x (the gradient at 0 is a), `weight` of 1 or C (channel dim 1) values."""
     w = weight
     if weight.ndim == 1 and _shape(weight)[0] > 1 and input.ndim >= 2:
         w = _reshape(weight, (1, -1) + (1,) * (input.ndim - 2))
     elif weight.ndim == 1 and _shape(weight)[0] > 1 and input.ndim == 1:
         w = weight
-    return ops.where(ops.ge(input, 0), input, ops.mul(input, w))
+    return ops.where(ops.gt(input, 0), input, ops.mul(input, w))
 
 
 def _softmax_dim(name: str, ndim: int) -> int:
@@ -1929,9 +1955,10 @@ def cross_entropy(input: Any, target: Any, weight: Any = None, size_average: Any
     """input (N, C, *) logits; target (N, *) class indices or (N, C, *) class probabilities."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if (reduction == "mean" and weight is None and label_smoothing <= 0 and target.ndim == 1
-            and _plain_class_targets(input, target, ignore_index)):
+            and _plain_class_targets(input, target, ignore_index) and not _ms.may_hold_nonfinite(input)):
         # fused SparseSoftmaxCrossEntropyWithLogits (issue 8): 1 kernel + 1 grad kernel instead of ~15; the same
-        # mean of -log_softmax(x)[t] as torch (checked against torch in tests/test_train_fast_paths.py).
+        # mean of -log_softmax(x)[t] as torch (checked against torch in tests/test_train_fast_paths.py) for finite
+        # logits (with inf or NaN it gives inf where torch's mean is NaN: then the composition runs).
         loss = _SPARSE_CE(input, target)
         if input._requires_grad and _ms.is_recording():
             # its backward cannot be differentiated on MindSpore: create_graph rebuilds it from (input, target)
@@ -1943,9 +1970,7 @@ def cross_entropy(input: Any, target: Any, weight: Any = None, size_average: Any
     logp = log_softmax_impl(input, cdim)
     c = _shape(input)[cdim]
     if _shape(target) == _shape(input) and target.dtype in D.all_float_type:
-        # class probabilities
-        if ignore_index != -100 and False:  # pragma: no cover - torch ignores ignore_index here
-            pass
+        # class probabilities (torch ignores ignore_index for them)
         tgt = target
         if label_smoothing > 0:
             tgt = ops.add(ops.mul(tgt, _sc(1 - label_smoothing, tgt)), _sc(label_smoothing / c, tgt))

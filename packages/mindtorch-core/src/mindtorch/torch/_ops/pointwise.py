@@ -167,7 +167,7 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
             try:
                 # same-dtype floats: the `Add` kernel (~14 us a call on CPU) rather than mint's `AddExt` (~25 us,
                 # it also takes alpha); both are MindSpore's native kernel on every target
-                return _ADD(input, other) if id(d) in _REAL_FLOATS else mint.add(input, other)
+                return _ADD([input, other]) if id(d) in _REAL_FLOATS else mint.add(input, other)
             except ValueError as e:
                 raise _registry.broadcast_error(input, other) or RuntimeError(str(e).splitlines()[0]) from None
     elif (to is float or to is int) and ti in _TENSOR_TYPES and id(input.dtype) in _SCALAR_KERNEL_FLOATS:
@@ -178,7 +178,8 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     return _shape_error(mint.add, a, b)
 
 
-_ADD, _SUB = ops.add, ops.sub
+# MindSpore's C++ entries of the hottest kernels (`_ms.pyboost`: what ops.add / mint.mul reach, minus their frames)
+_ADD, _SUB, _MUL, _MULS, _RELU = (_ms.pyboost(n) for n in ("add", "sub", "mul", "muls", "relu"))
 
 
 def _alpha_scaled(input: Any, other: Any, alpha: Any) -> Any:
@@ -206,7 +207,7 @@ def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
         d = input.dtype
         if d is other.dtype and id(d) in _REAL_FLOATS:  # as in `add`: `Sub` rather than `SubExt`
             try:
-                return _SUB(input, other)
+                return _SUB([input, other])
             except ValueError as e:
                 raise _registry.broadcast_error(input, other) or RuntimeError(str(e).splitlines()[0]) from None
     _sub_check(input, other)
@@ -249,7 +250,7 @@ def _binary_np(ufunc: Any, a: Any, b: Any) -> Any:
     an = _MsTensor.asnumpy(a)
     bn = _MsTensor.asnumpy(b) if isinstance(b, _MsTensor) else an.dtype.type(b)
     try:
-        with np.errstate(all="ignore"):
+        with _ms.quiet_fp():
             return _MsTensor.from_numpy(np.asarray(ufunc(an, bn)))
     except ValueError:
         raise _registry.broadcast_error(a, b) from None
@@ -264,7 +265,7 @@ def mul(input: Any, other: Any) -> Any:
             if _ms.HOST_MEMORY and id(d) in _HOST_MUL_DTYPES and not _ms.records_grad(input, other):
                 return _binary_np(np.multiply, input, other)
             try:
-                return mint.mul(input, other)
+                return _MUL([input, other])
             except ValueError as e:
                 raise _registry.broadcast_error(input, other) or RuntimeError(str(e).splitlines()[0]) from None
     elif (to is float or to is int) and ti in _TENSOR_TYPES:
@@ -273,7 +274,7 @@ def mul(input: Any, other: Any) -> Any:
             # (float64 also gets the scalar exactly: MindSpore rounds it to float32)
             return _binary_np(np.multiply, input, other)
         if id(d) in _SCALAR_KERNEL_FLOATS:
-            return mint.mul(input, other)
+            return _MULS([input, other])
     a, b, d = promote(input, other, True)
     if d is D.bool:
         return mint.logical_and(a, b)
@@ -332,7 +333,7 @@ def _div_vjp(inputs: Tuple[Any, Any], out: Any, grad: Any) -> Tuple[Any, Any]:
         gb = mint.neg(mint.mul(grad, mint.div(mint.div(a, b), b)))
         return mint.div(grad, b), (mint.sum(gb) if b.ndim == 0 else gb)
     g, an, bn = _MsTensor.asnumpy(grad), _MsTensor.asnumpy(a), _MsTensor.asnumpy(b)
-    with np.errstate(all="ignore"):
+    with _ms.quiet_fp():
         gb = np.negative(g * ((an / bn) / bn))
         ga = g / bn
     if b.ndim == 0:
@@ -604,7 +605,7 @@ def _host_exact(np_fn: Any, ms_fn: Any) -> Callable:
             return ms_fn(x)
         if _ms.records_grad(x):
             y = ms_fn(x)
-            with np.errstate(all="ignore"):
+            with _ms.quiet_fp():
                 # into a fresh array, then copied: MindSpore's buffers are 16-byte aligned, and numpy's SIMD loops
                 # fall back to scalar code for such an output (exp of 1M values: 6.3 ms instead of 0.3 ms)
                 v = np_fn(_MsTensor.asnumpy(x))
@@ -612,7 +613,7 @@ def _host_exact(np_fn: Any, ms_fn: Any) -> Callable:
             return y
         a = _MsTensor.asnumpy(x)
         out = np.empty(a.shape, a.dtype)
-        with np.errstate(all="ignore"):  # torch returns inf/nan without a warning
+        with _ms.quiet_fp():  # torch returns inf/nan without a warning
             np_fn(a, out=out)
         return _MsTensor.from_numpy(out)
 
@@ -691,22 +692,20 @@ _unary("erfinv", _host_exact(_np_erfinv, mint.erfinv), target="CPU")
 def _relu_cpu(x: Any) -> Any:
     """relu on CPU. MindSpore's CPU ReLU kernel turns NaN into 0 where torch keeps NaN (a diverged batch then gave a
     finite loss instead of torch's nan). Without autograd numpy's maximum (faster: ~15 us vs ~22 us for a few
-    values, 83 vs 212 us for 256K); with it MindSpore's node, and NaN written back into its fresh output after one
-    host pass that finds none in the common case (its backward masks by output > 0: 0 for NaN, as torch's).
+    values, 83 vs 212 us for 256K); with it MindSpore's node after one host pass that finds no NaN in the common
+    case, and a recorded `where` when it does (torch's output and gradient at NaN).
     relu(-0.0) is +0.0 either way (torch's clamp_min gives -0.0, an equal value)."""
     if id(x.dtype) not in _HOST_EXACT_DTYPES:
         return _relu(x)
-    a = _MsTensor.asnumpy(x)
-    if not _ms.records_grad(x):  # (np.maximum keeps NaN; np.where(x < 0, 0, x) measured 18x slower)
+    if not (x._requires_grad and _ms.is_recording()):  # (np.maximum keeps NaN; np.where(x < 0, 0, x): 18x slower)
+        a = _ms.host_view(x)
         out = np.empty(a.shape, a.dtype)
         np.maximum(a, a.dtype.type(0), out=out)
         return _MsTensor.from_numpy(out)
-    y = ops.relu(x)
-    with np.errstate(all="ignore"):
-        maybe_nan = np.isnan(np.add.reduce(a, axis=None))  # inf - inf also says yes: then the mask decides
-    if maybe_nan:
-        np.copyto(_MsTensor.asnumpy(y), a, where=np.isnan(a))
-    return y
+    if _ms.may_hold_nan(x):
+        # torch's backward passes the gradient where the output is not <= 0: at NaN too (and not at 0)
+        return mint.where(mint.logical_or(mint.gt(x, 0), mint.isnan(x)), x, ops.zeros_like(x))
+    return _RELU([x])
 
 
 _unary("relu", _relu_cpu, floating=False, namespaces=("nn.functional",), target="CPU")
@@ -1069,7 +1068,7 @@ class _OneDnnSoftmax(Function):
             return mint.mul(y, mint.sub(g, mint.sum(mint.mul(g, y), dim, True))), None, None
         gn, y = _MsTensor.asnumpy(g), ctx.y
         if log:
-            with np.errstate(all="ignore"):
+            with _ms.quiet_fp():
                 dx = gn - np.exp(y) * gn.sum(axis=dim, keepdims=True, dtype=np.float32)
         else:
             shp = _as_3d(y.shape, dim)
@@ -1080,7 +1079,16 @@ class _OneDnnSoftmax(Function):
 
 def _onednn_softmax_value(x: Any, dim: int, log: bool) -> Any:
     a = np.ascontiguousarray(_ms.host_view(x))
-    return _MsTensor.from_numpy(_onednn.softmax_forward(a.reshape(_as_3d(a.shape, dim)), log).reshape(a.shape))
+    y = _onednn.softmax_forward(a.reshape(_as_3d(a.shape, dim)), log).reshape(a.shape)
+    flat = a.reshape(-1)
+    if not np.isfinite(np.dot(flat, flat)):  # some |x| is inf or NaN (or x.x overflowed): one more pass to tell
+        # torch subtracts the row's max: a row holding NaN or +inf is NaN throughout; oneDNN's max skips NaN and
+        # its result for +inf rows differs
+        m = a.max(axis=dim, keepdims=True)
+        bad = np.isnan(m) | (m == np.inf)
+        if bad.any():
+            y = np.where(bad, np.float32(np.nan), y)
+    return _MsTensor.from_numpy(np.ascontiguousarray(y))
 
 
 def _onednn_softmax(x: Any, dim: int, log: bool) -> Any:

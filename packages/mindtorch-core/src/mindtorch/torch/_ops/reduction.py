@@ -71,12 +71,15 @@ def _count(x: Any, dims: Optional[Tuple[int, ...]]) -> int:
     return n
 
 
+_SUM_EXT, _MEAN_EXT = _ms.pyboost("sum_ext"), _ms.pyboost("mean_ext")  # mint.sum/mean minus their frames
+
+
 @register("sum")
 def sum(input: Any, dim: Any = None, keepdim: builtins.bool = False, *, dtype: Any = None) -> Any:
     """Sum over `dim` (all elements when None); ints and bools sum to int64 as in torch. (numpy's axis=/keepdims=
     are renamed by the dispatcher, as for every op.)"""
     if dim is None and dtype is None and not keepdim and id(input.dtype) in _FLOATS and 0 not in _shape(input):
-        return mint.sum(input)  # the common `x.sum()`: no argument work
+        return _SUM_EXT([input, None, False, None])  # the common `x.sum()`: no argument work
     d = D.to_dtype(dtype)
     if d is None and id(input.dtype) in _INT_OR_BOOL:
         d = D.int64
@@ -101,7 +104,7 @@ def nansum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = N
 def mean(input: Any, dim: Any = None, keepdim: builtins.bool = False, *, dtype: Any = None) -> Any:
     """Arithmetic mean; like torch, integer inputs need an explicit floating `dtype=`."""
     if dim is None and dtype is None and not keepdim and id(input.dtype) in _FLOATS and 0 not in _shape(input):
-        return mint.mean(input)  # the common `x.mean()`
+        return _MEAN_EXT([input, None, False, None])  # the common `x.mean()`
     d = D.to_dtype(dtype)
     x = input if d is None else _cast(input, d)
     if id(x.dtype) not in _FLOATS:
@@ -131,41 +134,42 @@ def _host_sum(x: Any, dims: Optional[Tuple[int, ...]], keepdim: builtins.bool) -
     return out if keepdim else mint.reshape(out, _reduced_shape(shape, dims, False))
 
 
-def _host_reducible(input: Any, dtype: Any) -> builtins.bool:
-    return dtype is None and id(input.dtype) in _HOST_REDUCE_FLOATS and _expand.numel(input) >= _HOST_REDUCE_MIN
-
-
-def _unrecorded_float(input: Any, dtype: Any) -> builtins.bool:
-    """A float32/float64 reduction that autograd does not record: numpy's (pairwise, as MindSpore's host path), which
-    with the host round trip costs less than MindSpore's ~22 us kernel call (metrics: `(pred == y).float().sum()`)."""
-    return dtype is None and id(input.dtype) in _HOST_REDUCE_FLOATS and not _ms.records_grad(input)
-
-
 def _np_reduce(input: Any, dim: Any, keepdim: Any, how: str) -> Any:
+    """A float32/float64 sum or mean that autograd does not record: numpy's (pairwise, as MindSpore's host path),
+    which with the host round trip costs less than MindSpore's ~22 us kernel call (`(pred == y).float().sum()`)."""
     dims = _dims(dim, input.ndim)  # (validates dim, for a 0-d input too: its reduction is itself)
     a = _MsTensor.asnumpy(input)
     dims = None if a.ndim == 0 else dims
-    with np.errstate(all="ignore"):  # inf - inf is nan, without a warning, as in torch
+    with _ms.quiet_fp():  # inf - inf is nan, without a warning, as in torch
         r = getattr(a, how)(axis=dims, keepdims=builtins.bool(keepdim))
     return _MsTensor.from_numpy(np.asarray(r, a.dtype))
 
 
 @register("sum", target="CPU")
 def _sum_cpu(input: Any, dim: Any = None, keepdim: builtins.bool = False, *, dtype: Any = None) -> Any:
-    if _unrecorded_float(input, dtype):
-        return _np_reduce(input, dim, keepdim, "sum")
-    if _host_reducible(input, dtype):
-        return _host_sum(input, _dims(dim, input.ndim), builtins.bool(keepdim))
+    if dtype is None and id(input.dtype) in _HOST_REDUCE_FLOATS:
+        if not _ms.records_grad(input):
+            return _np_reduce(input, dim, keepdim, "sum")
+        n = _expand.numel(input)
+        if n >= _HOST_REDUCE_MIN:
+            return _host_sum(input, _dims(dim, input.ndim), builtins.bool(keepdim))
+        if dim is None and n and not keepdim:  # a small recorded `x.sum()` (a loss): straight to the kernel
+            return _SUM_EXT([input, None, False, None])
     return sum(input, dim, keepdim, dtype=dtype)
 
 
 @register("mean", target="CPU")
 def _mean_cpu(input: Any, dim: Any = None, keepdim: builtins.bool = False, *, dtype: Any = None) -> Any:
-    if _unrecorded_float(input, dtype) and 0 not in _shape(input):  # (torch: mean of nothing is nan, with a warning)
-        return _np_reduce(input, dim, keepdim, "mean")
-    if _host_reducible(input, dtype):
-        dims = _dims(dim, input.ndim)
-        return mint.div(_host_sum(input, dims, builtins.bool(keepdim)), _count(input, dims))
+    if dtype is None and id(input.dtype) in _HOST_REDUCE_FLOATS:
+        n = _expand.numel(input)
+        if not _ms.records_grad(input):
+            if n:  # (torch: mean of nothing is nan, with a warning)
+                return _np_reduce(input, dim, keepdim, "mean")
+        elif n >= _HOST_REDUCE_MIN:
+            dims = _dims(dim, input.ndim)
+            return mint.div(_host_sum(input, dims, builtins.bool(keepdim)), _count(input, dims))
+        elif dim is None and n and not keepdim:
+            return _MEAN_EXT([input, None, False, None])
     return mean(input, dim, keepdim, dtype=dtype)
 
 
