@@ -274,9 +274,10 @@ def bench_dispatch(rounds: int) -> List[str]:
     """mindtorch's call on mindtorch tensors vs the raw `mindspore.mint` call on exact `mindspore.Tensor`s holding
     the same data (what a MindSpore user would write), small (16) and large (512*512) float32 tensors.
 
-    The ratio includes everything mindtorch adds: the op table's dispatcher and type promotion, and MindSpore's own
-    extra cost for a Tensor subclass (its C++ probes `__ms_dispatch__`/`__fallback__` on every subclass argument,
-    ~0.3 us each, skipped for exact ms.Tensor)."""
+    The ratio includes everything mindtorch adds: the op table's dispatcher and type promotion, torch semantics
+    MindSpore's kernels lack (relu's NaN), and MindSpore's own extra cost for any Tensor subclass argument (~2-4 us
+    a call, measured interleaved against `class Sub(mindspore.Tensor): pass`). Rows with autograd have both sides'
+    inputs require grad (MindSpore records the op: a training step's forward)."""
     import mindspore as ms
     import numpy as np
     from mindspore import mint
@@ -286,11 +287,15 @@ def bench_dispatch(rounds: int) -> List[str]:
 
     lines = ["## Per-op dispatch overhead (mindtorch call on mindtorch tensors / raw mindspore.mint call on "
              "mindspore.Tensor, same data; CPU time of the calling thread, medians)", "",
-             "| op | size | mindtorch / raw mint | raw mint us (CPU) | mindtorch us (CPU) |", "|---|---|---|---|---|"]
-    for size in (16, 512 * 512):
+             "| op | size | autograd | mindtorch / raw mint | raw mint us (CPU) | mindtorch us (CPU) |",
+             "|---|---|---|---|---|---|"]
+    for size, grad in ((16, False), (512 * 512, False), (16, True), (512 * 512, True)):
         a_np, b_np = np.random.rand(size).astype(np.float32), np.random.rand(size).astype(np.float32)
         a_ms, b_ms = ms.Tensor(a_np), ms.Tensor(b_np)
         a_mt, b_mt = mt.from_numpy(a_np.copy()), mt.from_numpy(b_np.copy())
+        if grad:  # both sides recorded by MindSpore's autograd (a training step's forward)
+            for t in (a_ms, b_ms, a_mt, b_mt):
+                t.requires_grad_(True)
         cases = {
             "torch.add(a, b)": (lambda: mint.add(a_ms, b_ms), lambda: mt.add(a_mt, b_mt)),
             "a + b": (lambda: mint.add(a_ms, b_ms), lambda: a_mt + b_mt),
@@ -300,8 +305,8 @@ def bench_dispatch(rounds: int) -> List[str]:
         }
         for op, (raw, ours) in cases.items():
             med = _interleaved_cpu({"raw": raw, "ours": ours}, 5 * rounds, 100 if size == 16 else 10)
-            lines.append(f"| {op} | {size} | {med['ours'] / med['raw']:.2f}x | {med['raw'] * 1e6:.1f} | "
-                         f"{med['ours'] * 1e6:.1f} |")
+            lines.append(f"| {op} | {size} | {'yes' if grad else 'no'} | {med['ours'] / med['raw']:.2f}x | "
+                         f"{med['raw'] * 1e6:.1f} | {med['ours'] * 1e6:.1f} |")
             print(lines[-1], flush=True)
     return lines
 

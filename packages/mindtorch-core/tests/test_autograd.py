@@ -384,3 +384,30 @@ def test_host_computed_ops_give_torch_gradients_or_refuse(reftorch):
                lambda v: torch.linalg.qr(v[:, :2].T @ v[:, :2])[0]):
         with pytest.raises(NotImplementedError):
             op(torch.tensor(data, requires_grad=True)).sum().backward()
+
+
+def test_retained_grad_stored_once_per_call(reftorch):
+    """A retain_grad() tensor passed in inputs= (or to autograd.grad with several inputs) gets its gradient once:
+    mindtorch runs MindSpore's engine one input at a time there, each run firing the tensor's hooks."""
+    def run(t):
+        out = []
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        y.retain_grad()
+        (y * y).sum().backward(inputs=[y])
+        out.append(y.grad)
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        y.retain_grad()
+        (y * y).sum().backward(inputs=[y, x])
+        out += [y.grad, x.grad]
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        y.retain_grad()
+        z = (y * y).sum()
+        out += list(t.autograd.grad(z, [x, y], retain_graph=True)) + [y.grad]
+        z.backward()
+        out.append(y.grad)
+        return out
+    for mine, ref in zip(run(torch), run(reftorch)):
+        assert_same(mine, ref)

@@ -13,6 +13,7 @@ import time
 import zipfile
 
 import mindspore as ms
+import numpy as np
 import pytest
 from _compare import assert_same
 
@@ -361,3 +362,79 @@ def test_local_classes_are_refused_not_pickled_by_value(reftorch, tmp_path):
     torch.save(obj, tmp_path / "ok.pt")
     back = torch.load(tmp_path / "ok.pt", weights_only=False)
     assert back["cls"] is torch.nn.Linear and back["fn"] is len and back["items"] == obj["items"]
+
+
+WHOLE_MODULES = {
+    "linear": (lambda nn: nn.Linear(4, 3), (2, 4)),
+    "conv_bn": (lambda nn: nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2)), (2, 3, 6, 6)),
+    "lstm": (lambda nn: nn.LSTM(4, 5, num_layers=2, batch_first=True), (2, 3, 4)),
+    "transformer_layer": (lambda nn: nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0, batch_first=True), (2, 3, 4)),
+    "layer_norm_list": (lambda nn: nn.ModuleList([nn.LayerNorm(4), nn.Tanh()]), None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WHOLE_MODULES))
+def test_whole_module_pickled_by_torch_loads(reftorch, name):
+    """`torch.save(model)` by PyTorch (the module object, not its state_dict): the module comes back as
+    mindtorch's class with torch's attributes, registries rebuilt, same outputs in eval mode."""
+    make, shape = WHOLE_MODULES[name]
+    reftorch.manual_seed(0)
+    ref = make(reftorch.nn).eval()
+    mine = torch.load(io.BytesIO(_saved(reftorch, ref)), weights_only=False)
+    assert type(mine).__name__ == type(ref).__name__ and isinstance(mine, torch.nn.Module)
+    assert not mine.training
+    assert sorted(mine.state_dict()) == sorted(ref.state_dict())
+    for k, v in ref.state_dict().items():
+        assert_same(mine.state_dict()[k], v)
+    if shape is not None:
+        x = np.random.default_rng(0).random(shape, dtype=np.float32)
+        out, want = mine(torch.tensor(x)), ref(reftorch.tensor(x))
+        out, want = (out[0], want[0]) if isinstance(want, tuple) else (out, want)
+        assert_same(out, want, atol=1e-5)
+
+
+def test_user_model_pickled_by_torch_loads_and_trains(reftorch, tmp_path):
+    """The user's own Module class (importable under the same name, `import torch` meaning mindtorch via the
+    import hook) saved whole by a PyTorch process, loaded and trained by a mindtorch process."""
+    (tmp_path / "netdef.py").write_text(textwrap.dedent("""
+        import torch
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = torch.nn.Conv2d(3, 4, 3, padding=1)
+                self.bn = torch.nn.BatchNorm2d(4)
+                self.fc = torch.nn.Linear(4 * 8 * 8, 5)
+                self.register_buffer("scale", torch.tensor(2.0))
+                self.register_buffer("tmp", torch.zeros(1), persistent=False)
+                self.extra = 7
+            def forward(self, x):
+                return self.fc(torch.relu(self.bn(self.conv(x))).flatten(1)) * self.scale
+    """))
+    save = textwrap.dedent("""
+        import numpy as np, torch, netdef
+        torch.manual_seed(0); m = netdef.Net().eval(); torch.save(m, "net.pt")
+        x = np.random.default_rng(0).random((2, 3, 8, 8), dtype=np.float32); np.save("x.npy", x)
+        np.save("y.npy", m(torch.tensor(x)).detach().numpy())
+    """)
+    load = textwrap.dedent("""
+        from mindtorch.tools import mstorch_enable  # noqa: F401
+        import numpy as np, torch, netdef
+        m = torch.load("net.pt", weights_only=False)
+        assert type(m) is netdef.Net and m.extra == 7 and not m.training
+        assert sorted(m.state_dict()) == ["bn.bias", "bn.num_batches_tracked", "bn.running_mean", "bn.running_var",
+                                          "bn.weight", "conv.bias", "conv.weight", "fc.bias", "fc.weight", "scale"]
+        x = torch.tensor(np.load("x.npy"))
+        np.testing.assert_allclose(m(x).detach().numpy(), np.load("y.npy"), atol=1e-5)
+        m.train()
+        opt = torch.optim.SGD(m.parameters(), lr=0.1)
+        before = m.fc.weight.detach().clone()
+        m(x).sum().backward()
+        opt.step()
+        assert not torch.equal(before, m.fc.weight)
+        print("ok")
+    """)
+    env = dict(os.environ, GLOG_v="3", PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    subprocess.run([sys.executable, "-c", save], cwd=tmp_path, env=env, check=True, timeout=120)
+    r = subprocess.run([sys.executable, "-c", load], cwd=tmp_path, env=env, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stderr[-2000:]

@@ -1955,10 +1955,12 @@ def cross_entropy(input: Any, target: Any, weight: Any = None, size_average: Any
     """input (N, C, *) logits; target (N, *) class indices or (N, C, *) class probabilities."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if (reduction == "mean" and weight is None and label_smoothing <= 0 and target.ndim == 1
-            and _plain_class_targets(input, target, ignore_index) and not _ms.may_hold_nonfinite(input)):
+            and _plain_class_targets(input, target, ignore_index)
+            and not (_ms.HOST_MEMORY and _ms.may_hold_nonfinite(input))):
         # fused SparseSoftmaxCrossEntropyWithLogits (issue 8): 1 kernel + 1 grad kernel instead of ~15; the same
         # mean of -log_softmax(x)[t] as torch (checked against torch in tests/test_train_fast_paths.py) for finite
-        # logits (with inf or NaN it gives inf where torch's mean is NaN: then the composition runs).
+        # logits (with inf or NaN its CPU kernel gives inf where torch's mean is NaN: then the composition runs;
+        # other targets keep their kernel, no host pass over device memory).
         loss = _SPARSE_CE(input, target)
         if input._requires_grad and _ms.is_recording():
             # its backward cannot be differentiated on MindSpore: create_graph rebuilds it from (input, target)

@@ -22,7 +22,7 @@ from .._grad_mode import (  # noqa: F401
     set_grad_enabled,
 )
 from . import anomaly_mode, forward_ad, functional, grad_mode, graph, profiler  # noqa: F401  (torch.autograd.profiler without an import)
-from ._tensor_mixin import _as_torch
+from ._tensor_mixin import BACKWARD_PASS, _as_torch
 from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
 from .gradcheck import gradcheck, gradgradcheck  # noqa: F401,E402  (the functions shadow the module, as in torch)
@@ -372,6 +372,7 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: Optional[bool
     grads = _make_grads(outputs, tuple(grad_tensors))
     if retain_graph is None:
         retain_graph = create_graph
+    BACKWARD_PASS[0] += 1
     ins: Tuple[Any, ...] = ()
     if inputs is not None:
         ins = _tensor_tuple(inputs)
@@ -379,10 +380,11 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: Optional[bool
             raise RuntimeError("'inputs' argument to backward() cannot be empty.")
         if any(not t._is_leaf for t in ins):
             # MindSpore 2.10 cannot accumulate into a non-leaf ("The kernel Clone unregistered" on CPU): take the
-            # gradients as autograd.grad does and accumulate them into `.grad` here, as torch does for inputs=.
-            res = grad(outputs, ins, tuple(grads) or None, retain_graph, create_graph, allow_unused=True)
+            # gradients as autograd.grad does and accumulate them into `.grad` here, as torch does for inputs=
+            # (once: a retain_grad() hook that stored this pass's gradient already did).
+            res = _grad(outputs, ins, tuple(grads), retain_graph, create_graph, True)
             for t, g in zip(ins, res):
-                if g is not None:
+                if g is not None and t.__dict__.get("_mt_retained_pass") != BACKWARD_PASS[0]:
                     _accumulate_grad(t, g)
             return
     _run(outputs, grads, retain_graph, create_graph, ins, True)
@@ -431,11 +433,17 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: Opti
     if is_grads_batched:
         return _grads_batched(outs, ins, tuple(grad_outputs), retain_graph, create_graph, allow_unused)
     grads = _make_grads(outs, tuple(grad_outputs))
+    if retain_graph is None:
+        retain_graph = create_graph
+    BACKWARD_PASS[0] += 1
+    return _grad(outs, ins, grads, retain_graph, create_graph, allow_unused)
+
+
+def _grad(outs: Tuple[Any, ...], ins: Tuple[Any, ...], grads: Tuple[Any, ...], retain_graph: bool,
+          create_graph: bool, allow_unused: bool) -> Tuple[Any, ...]:
     for t in ins:
         if not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    if retain_graph is None:
-        retain_graph = create_graph
     if len(ins) > 1 and any(not t._is_leaf for t in ins):
         # Measured on MindSpore 2.10: with a non-leaf among several inputs the engine stops at it and returns
         # None for the inputs behind it, so take the inputs one at a time on a kept graph.

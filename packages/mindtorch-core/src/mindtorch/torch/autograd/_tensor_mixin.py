@@ -79,6 +79,12 @@ def leaf_grad(t: Any) -> Any:
     return g
 
 
+# The number of the user-level backward()/autograd.grad() call running. One such call can run MindSpore's engine
+# several times (one input at a time, see autograd.grad), each firing the tensor hooks on its path: a retained
+# gradient is stored once per call, as torch's single pass does.
+BACKWARD_PASS = [0]
+
+
 def _as_torch(t: Any) -> Any:
     """Re-class a plain MindSpore tensor as ours (zero-copy)."""
     if type(t) is _MsTensor:
@@ -255,6 +261,9 @@ class TensorAutogradMixin:
         d["_mt_retains_grad"] = True
 
         def store(grad: Any) -> Any:
+            if d.get("_mt_retained_pass") == BACKWARD_PASS[0]:
+                return grad  # this call's engine passed here before (autograd.grad's one-input-at-a-time runs)
+            d["_mt_retained_pass"] = BACKWARD_PASS[0]
             prev = d.get("_mt_retained_grad")
             g = _as_torch(grad)
             d["_mt_retained_grad"] = g if prev is None else _as_torch(prev + g)

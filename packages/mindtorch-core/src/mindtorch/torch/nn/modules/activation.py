@@ -8,7 +8,7 @@ from .. import functional as F
 from .. import init
 from ..parameter import Parameter
 from ._factory import empty, full
-from .linear import Linear
+from .linear import NonDynamicallyQuantizableLinear
 from .module import Module
 
 __all__ = [
@@ -400,10 +400,6 @@ class LogSoftmax(Module):
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
-
-
-class NonDynamicallyQuantizableLinear(Linear):
-    """The out_proj of MultiheadAttention (a Linear; the name matters for repr)."""
 
 
 class MultiheadAttention(Module):

@@ -58,6 +58,11 @@ class Linear(Module):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
 
 
+class NonDynamicallyQuantizableLinear(Linear):
+    """The out_proj of MultiheadAttention: a Linear (its name shows in repr, and torch pickles it under
+    torch.nn.modules.linear)."""
+
+
 class LazyLinear(Module):
     """Not supported: lazy modules infer in_features at the first call."""
 

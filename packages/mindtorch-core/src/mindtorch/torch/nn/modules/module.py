@@ -575,12 +575,45 @@ class Module(_Cell):
         return sorted(set(keys))
 
     def __setstate__(self, state: Any) -> None:
+        if isinstance(state, dict):  # torch's pickle of an nn.Module (`torch.save(model)` by PyTorch)
+            self._setstate_from_torch(state)
+            return
         _Cell.__setstate__(self, state)
         d = self.__dict__
         d.setdefault("_forward_hooks_with_kwargs", set())
         d.setdefault("_forward_pre_hooks_with_kwargs", set())
         d.setdefault("_ms_call", bool(d.get("has_bprop")))
         d["_names_version"] = -1
+
+    # torch's Module attributes that are hook registries: merged into ours (the rest of torch's bookkeeping, e.g.
+    # _state_dict_hooks, has no counterpart or is rebuilt)
+    _TORCH_HOOK_DICTS = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks")
+    _TORCH_REGISTRIES = frozenset({
+        "_parameters", "_buffers", "_modules", "_non_persistent_buffers_set", "_is_full_backward_hook",
+        "_state_dict_hooks", "_state_dict_pre_hooks", "_load_state_dict_pre_hooks", "_load_state_dict_post_hooks",
+        "_forward_hooks_with_kwargs", "_forward_hooks_always_called", "_forward_pre_hooks_with_kwargs",
+        "_backward_pre_hooks", *_TORCH_HOOK_DICTS})
+
+    def _setstate_from_torch(self, state: Dict[str, Any]) -> None:
+        """Rebuild a module pickled by PyTorch: `state` is torch's `Module.__dict__` (its registries and the
+        module's own attributes). Our registries are set up as `Module.__init__` does, then filled through
+        register_parameter / register_buffer / add_module, so parameter names and structure bookkeeping are ours."""
+        Module.__init__(self)
+        d = self.__dict__
+        for key, value in state.items():
+            if key not in self._TORCH_REGISTRIES:
+                d[key] = value  # the module's own attributes (in_features, eps, training, ...)
+        for key in self._TORCH_HOOK_DICTS:
+            d[key].update(state.get(key) or {})
+        for name, p in (state.get("_parameters") or {}).items():
+            self.register_parameter(name, p)
+        transient = state.get("_non_persistent_buffers_set") or set()
+        for name, b in (state.get("_buffers") or {}).items():
+            self.register_buffer(name, b, persistent=name not in transient)
+        for name, m in (state.get("_modules") or {}).items():
+            self.add_module(name, m)
+        mode = bool(state.get("training", True))  # (each child has its own flag from its own state)
+        d["training"], d["_phase"] = mode, "train" if mode else "predict"
 
     # ----------------------------------------------------------------------------------- registration
     def register_buffer(self, name: str, tensor: Optional[Tensor], persistent: bool = True) -> None:
