@@ -366,7 +366,8 @@ def test_local_classes_are_refused_not_pickled_by_value(reftorch, tmp_path):
 
 WHOLE_MODULES = {
     "linear": (lambda nn: nn.Linear(4, 3), (2, 4)),
-    "conv_bn": (lambda nn: nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2)), (2, 3, 6, 6)),
+    "conv_bn": (lambda nn: nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2)),
+                (2, 3, 6, 6)),
     "lstm": (lambda nn: nn.LSTM(4, 5, num_layers=2, batch_first=True), (2, 3, 4)),
     "transformer_layer": (lambda nn: nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0, batch_first=True), (2, 3, 4)),
     "layer_norm_list": (lambda nn: nn.ModuleList([nn.LayerNorm(4), nn.Tanh()]), None),
