@@ -200,7 +200,14 @@ def _owns_storage(t: Any) -> bool:
 def _rebind_view(dst: Any, value: Any, node: str) -> Any:
     """In-place write into a view whose recorded setitem MindSpore loses: rebind (see `write_back`)."""
     ref = dst.__dict__.get("_mt_view_base")
-    if ref is not None and ref() is not None:
+    recipe = dst.__dict__.get("_mt_view_recipe")
+    if ref is not None and ref() is not None and recipe is not None:
+        # the base is still in use: write the view's new value into its parent as torch's CopySlices does - the
+        # parent's new whole value (its other elements unchanged, recorded) written back into the parent (which
+        # recurses up a chain of views), then dst rebinds to the value as below
+        parent, rebuild = recipe
+        write_back(parent, rebuild(parent, value))
+    elif ref is not None and ref() is not None:
         raise NotImplementedError(
             f"in-place write into a view ({node}) of a tensor that requires grad while its base tensor is still "
             "in use is not supported on MindSpore 2.10: while autograd records, the write would not reach the "
@@ -487,15 +494,69 @@ def _remember_base(res: Any, base: Any) -> None:
                 r.__dict__["_mt_multi_view"] = True
 
 
+def _basic_key(key: Any) -> bool:
+    """Whether a __getitem__ key is basic indexing (ints, slices, None, Ellipsis): its result is a view."""
+    items = key if type(key) is tuple else (key,)
+    return all(i is None or i is Ellipsis or type(i) in (int, slice) for i in items)
+
+
+def _dims_key(ndim: int, dim: int, item: Any) -> tuple:
+    return (slice(None),) * (dim % ndim) + (item,)
+
+
+def _view_recipe(name: str, base: Any, args: tuple, kwargs: dict) -> Optional[Callable[[Any, Any], Any]]:
+    """How to rebuild the whole `base` from a new value of the view that op `name` made of it: the write-through
+    MindSpore 2.10 does not record for views (see `_rebind_view`). None for views not handled here."""
+    def arg(i: int, key: str, default: Any = None) -> Any:
+        return args[i] if len(args) > i else kwargs.get(key, default)
+
+    shape, ndim = tuple(base.shape), base.ndim
+    key: Any = None
+    if name == "__getitem__" and _basic_key(arg(1, "index")):
+        key = arg(1, "index")
+    elif name == "select":
+        key = _dims_key(ndim, int(arg(1, "dim")), int(arg(2, "index")))
+    elif name == "narrow":
+        dim, start, length = int(arg(1, "dim")) % ndim, int(arg(2, "start")), int(arg(3, "length"))
+        start = start + shape[dim] if start < 0 else start
+        key = _dims_key(ndim, dim, slice(start, start + length))
+    if key is not None:
+        def rebuild_slice(parent: Any, value: Any) -> Any:
+            whole = ms.ops.add(parent, 0)  # a fresh whole tensor: a recorded setitem into it reaches it
+            _ms.setitem(whole, key, value)
+            return whole
+        return rebuild_slice
+    if name in ("view", "reshape", "flatten", "unflatten", "squeeze", "unsqueeze", "view_as", "reshape_as"):
+        return lambda parent, value: ms.ops.reshape(value, shape)
+    if name in ("transpose", "swapaxes", "swapdims"):
+        d0, d1 = int(arg(1, "dim0")), int(arg(2, "dim1"))
+        return lambda parent, value: ms.ops.swapaxes(value, d0, d1)
+    if name == "t":
+        return lambda parent, value: ms.ops.swapaxes(value, 0, 1) if ndim == 2 else value
+    if name == "permute":
+        dims = arg(1, "dims")
+        dims = tuple(dims) if isinstance(dims, (tuple, list)) else tuple(a for a in args[1:])
+        inverse = tuple(sorted(range(ndim), key=lambda j: dims[j] % ndim))
+        return lambda parent, value: ms.ops.transpose(value, inverse)
+    return None
+
+
 def _make_view_dispatcher(entry: OpEntry) -> Callable:
-    """A view op's dispatcher: the plain one, plus `_remember_base` when the input takes part in autograd."""
+    """A view op's dispatcher: the plain one, plus `_remember_base` (and how to write through the view) when the
+    input takes part in autograd."""
     plain = _make_dispatcher(entry)
+    name = entry.name
 
     def dispatch(*args: Any, **kwargs: Any) -> Any:
         res = plain(*args, **kwargs)
         base = args[0] if args else kwargs.get("input")
         if getattr(base, "_requires_grad", False) and _ms.is_recording():
             _remember_base(res, base)
+            if isinstance(res, _MsTensor) and res is not base:
+                recipe = _view_recipe(name, base, args, kwargs)
+                if recipe is not None:
+                    # (a strong reference: the parent is often a temporary, e.g. the `x.t()` of `x.t()[0]`)
+                    res.__dict__["_mt_view_recipe"] = (base, recipe)
         return res
 
     dispatch.__name__ = entry.name

@@ -297,6 +297,15 @@ def arange(start: Any = 0, end: Any = None, step: Any = 1, *, out: Any = None, d
         raise RuntimeError("upper bound and larger bound inconsistent with step sign")
     is_int = all(isinstance(v, (builtins.int, np.integer)) for v in (start, end, step))
     d = D.to_dtype(dtype) or (D.int64 if is_int else D.get_default_dtype())
+    if d in D.all_int_type and not is_int:
+        # torch converts the bounds to the integer accumulate type first (C++ truncation), computes the values from
+        # them and, for int64 only, also the length: arange(0, 2.5, dtype=int64) is [0, 1], but int32's length
+        # comes from the original doubles (arange(-2.5, 3, dtype=int32) has 6 values, from -2)
+        xs, xe, xst = (builtins.int(v) for v in (start, end, step))
+        if xst == 0:
+            raise RuntimeError("step must be nonzero")
+        n = math.ceil((xe - xs) / xst) if d is D.int64 else math.ceil((end - start) / step)
+        return _finish(np_to_ms(xs + xst * np.arange(builtins.max(n, 0), dtype=np.int64), d), requires_grad, device)
     n = builtins.max(math.ceil((end - start) / step), 0) if not is_int else builtins.max(-((start - end) // step), 0)
     if is_int and d in D.all_int_type:
         arr = start + step * np.arange(n, dtype=np.int64)

@@ -413,16 +413,23 @@ def scatter(input: Any, dim: int, index: Any, src: Any = None, value: Any = None
     if len(_shape(index)) != n:
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
     dim = wrap_dim(dim, n)
-    srct = _src_tensor(input, index, src)
+    srct = _leading_part(_src_tensor(input, index, src), index)
     if reduce is None:
-        if _shape(srct) == _shape(index):
-            return mint.scatter(input, dim, index, srct)
-        return _scatter_np(input, dim, index, srct, None)
+        return mint.scatter(input, dim, index, srct)
     if reduce == "add":
-        return _scatter_np(input, dim, index, srct, np.add)
-    if reduce == "multiply":
-        return _scatter_np(input, dim, index, srct, np.multiply)
+        return ops.tensor_scatter_elements(input, index, srct, dim, "add")
+    if reduce == "multiply":  # (torch 1.12 has no derivative for scatter with reduce either: backward raises)
+        res = _scatter_np(input, dim, index, srct, np.multiply)
+        return _host_op(lambda *_: res, _no_vjp("scatter with reduce='multiply'"), input, srct)
     raise RuntimeError(f"reduce argument must be either add or multiply. Got {reduce}")
+
+
+def _leading_part(src: Any, index: Any) -> Any:
+    """src[:index.size(0), :index.size(1), ...]: the part of src that scatter/scatter_add read (torch allows a
+    larger src), by slicing, so autograd records it."""
+    if _shape(src) == _shape(index):
+        return src
+    return _MsTensor.__getitem__(src, tuple(slice(0, k) for k in _shape(index)))
 
 
 @register("scatter_add", inplace=True)
@@ -434,9 +441,7 @@ def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Any:
         return mint.reshape(scatter_add(_as_vector(input), 0, _as_vector(index), _as_vector(src)), _shape(input))
     n = len(_shape(input))
     dim = wrap_dim(dim, n)
-    if _shape(src) == _shape(index):
-        return ops.tensor_scatter_elements(input, index, src.astype(input.dtype), dim, "add")
-    return _scatter_np(input, dim, index, src, np.add)
+    return ops.tensor_scatter_elements(input, index, _leading_part(src, index).astype(input.dtype), dim, "add")
 
 
 @register("scatter_reduce", inplace=True)
@@ -536,10 +541,23 @@ def index_put(input: Any, indices: Any, values: Any, accumulate: bool = False) -
     from .shape import clone
 
     items = _norm_index(tuple(indices), _shape(input))
-    if accumulate:
-        out = _np(input).copy()
-        np.add.at(out, _numpy_index(items), _np(values))
-        return _to_ms(out, input.dtype)
+    if accumulate:  # duplicates add up: numpy's add.at, one node whose backward is torch's (grad, grad[indices])
+        vals = values if isinstance(values, _MsTensor) else _MsTensor(values, input.dtype)
+
+        def compute(x: Any, v: Any) -> Any:
+            out = _np(x).copy()
+            np.add.at(out, _numpy_index(items), _np(v).astype(out.dtype))
+            return _to_ms(out, x.dtype)
+
+        def vjp(inputs: Any, output: Any, grad: Any) -> Any:
+            x, v = inputs
+            gv = _MsTensor.__getitem__(grad, items) if v._requires_grad else None
+            if gv is not None and _shape(gv) != _shape(v):
+                from ._expand import sum_to
+                gv = sum_to(gv, _shape(v))
+            return grad, gv
+
+        return _host_op(compute, vjp, input, vals)
     res = clone(input)
     _MsTensor.__setitem__(res, items, values.astype(input.dtype) if isinstance(values, _MsTensor) else values)
     return res

@@ -20,7 +20,7 @@ from mindspore import mint, ops
 
 from .. import _dtype as D
 from .. import return_types as RT
-from ._args import scalar_arg, wrap_dim
+from ._args import wrap_dim
 from ._host import _host_op, _no_vjp
 from ._registry import register
 
@@ -74,33 +74,11 @@ def _linalg_err(op: str, e: Exception) -> RuntimeError:
 
 # ------------------------------------------------------------------------------------------------ norms
 def _vector_norm(x: Any, ord: Any, dim: Any, keepdim: bool, dtype: Any) -> Any:
-    if dtype is not None:
-        x = x.astype(D.to_dtype(dtype))
-    if x.dtype not in D.all_float_type and x.dtype not in D.all_complex_type:
-        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-                           f"{D.scalar_name(x.dtype)}")
-    a = mint.abs(x)
-    if isinstance(dim, int):
-        dim = (dim,)
-    if dim is None:
-        dims = tuple(range(len(_shape(x))))
-    else:
-        dims = tuple(wrap_dim(d, len(_shape(x))) for d in dim)
-    if not dims:
-        a = mint.reshape(a, (-1,))
-        dims = (0,) if not keepdim else dims
-    ord = float(ord)
-    if ord == float("inf"):
-        return mint.amax(a, dims, keepdim)
-    if ord == float("-inf"):
-        return mint.amin(a, dims, keepdim)
-    if ord == 0:
-        return mint.sum(mint.ne(a, 0).astype(a.dtype), dims, keepdim)
-    if ord == 1:
-        return mint.sum(a, dims, keepdim)
-    if ord == 2:
-        return mint.sqrt(mint.sum(mint.mul(a, a), dims, keepdim))
-    return mint.pow(mint.sum(mint.pow(a, scalar_arg(ord, a)), dims, keepdim), scalar_arg(1.0 / ord, a))
+    """linalg.vector_norm: torch.norm's vector norms (one implementation: NaN-propagating inf norms, empty and 0-d
+    inputs, torch's zero gradient at a zero vector)."""
+    from .reduction import norm
+
+    return norm(x, float(ord), (dim,) if isinstance(dim, int) else dim, keepdim, dtype)
 
 
 @register("linalg_vector_norm", method=False, function=False, namespaces=("linalg",))
@@ -153,19 +131,6 @@ def linalg_norm(A: Any, ord: Any = None, dim: Any = None, keepdim: bool = False,
     if isinstance(ord, str):
         raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got {dim}")
     return _vector_norm(A, ord, dim, keepdim, dtype)
-
-
-@register("norm")
-def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: bool = False, dtype: Any = None,
-         out: Any = None) -> Any:
-    """torch.norm (1.12): p='fro'/number -> vector norm over dim (all elements when None), 'nuc' -> nuclear."""
-    if p == "nuc":
-        return linalg_matrix_norm(input, "nuc", dim or (-2, -1), keepdim, dtype=dtype)
-    if p == "fro":
-        p = 2
-    if isinstance(dim, int):
-        dim = (dim,)
-    return _vector_norm(input, p, dim, keepdim, dtype)
 
 
 @register("dist")

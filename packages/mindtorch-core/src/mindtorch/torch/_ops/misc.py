@@ -467,9 +467,16 @@ def vdot(input: Any, other: Any, *, out: Any = None) -> Any:
 
 @register("inner")
 def inner(input: Any, other: Any, *, out: Any = None) -> Any:
-    if not _shape(input) or not _shape(other):
+    """Sum over the last dims: input (*a, k) and other (*b, k) -> (*a, *b)."""
+    sa, sb = _shape(input), _shape(other)
+    if not sa or not sb:
         return mint.mul(input, other)
-    return matmul_kernel(input, mint.transpose(other, -1, -2) if len(_shape(other)) > 1 else other)
+    if sa[-1] != sb[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but got shapes "
+                           f"{list(sa)} and {list(sb)}")
+    k = sa[-1]
+    flat = matmul_kernel(mint.reshape(input, (-1, k)), mint.transpose(mint.reshape(other, (-1, k)), 0, 1))
+    return mint.reshape(flat, sa[:-1] + sb[:-1])
 
 
 @register("outer", aliases=("ger",))

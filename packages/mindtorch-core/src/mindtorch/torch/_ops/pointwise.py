@@ -296,9 +296,9 @@ def div(input: Any, other: Any, *, rounding_mode: Optional[str] = None) -> Any:
     if rounding_mode == "trunc":
         if id(d) in _FLOATS:
             return mint.trunc(_true_div(a, b))
-        return _shape_error(lambda x, y: mint.div(x, y, rounding_mode="trunc"), a, b)
+        return _shape_error(_int_trunc_div, a, b)
     if rounding_mode == "floor":
-        return _shape_error(mint.floor_divide, a, b)
+        return _shape_error(mint.floor_divide if id(d) in _FLOATS else _int_floor_div, a, b)
     raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
 
 
@@ -379,7 +379,37 @@ def floor_divide_(input: Any, other: Any) -> Any:
     return div(input, other, rounding_mode="trunc")
 
 
-def _int_safe_mod(name: str, kernel: Callable) -> Callable:
+# Integer division in integer arithmetic. MindSpore's integer kernels compute through floating point: 'trunc'
+# division and int32 fmod in float32 (wrong beyond 2**24: 33554435 // 3 gave 11184812), int64 floor division and
+# remainder in float64 (wrong beyond 2**53). On CPU numpy's exact integer ufuncs (integers carry no gradient);
+# elsewhere trunc is built from the device's floor division: one more where the division is inexact and the signs
+# differ.
+def _np_trunc_div(x: np.ndarray, y: Any) -> np.ndarray:
+    q = np.floor_divide(x, y)
+    return q + ((x - q * y != 0) & ((x < 0) != (np.asarray(y) < 0))).astype(q.dtype)
+
+
+def _int_binary(np_fn: Any, ms_fn: Callable) -> Callable:
+    def k(a: Any, b: Any) -> Any:
+        if _ms.HOST_MEMORY:
+            return _binary_np(np_fn, a, b)
+        return ms_fn(a, b if isinstance(b, _MsTensor) else _MsTensor(b, a.dtype))
+    return k
+
+
+def _ms_trunc_div(a: Any, b: Any) -> Any:
+    q = mint.floor_divide(a, b)
+    inexact = mint.ne(mint.sub(a, mint.mul(q, b)), 0)
+    return mint.add(q, mint.logical_and(inexact, mint.ne(mint.lt(a, 0), mint.lt(b, 0))).astype(q.dtype))
+
+
+_int_trunc_div = _int_binary(_np_trunc_div, _ms_trunc_div)
+_int_floor_div = _int_binary(np.floor_divide, mint.floor_divide)
+_int_fmod = _int_binary(np.fmod, lambda a, b: mint.sub(a, mint.mul(_ms_trunc_div(a, b), b)))
+_int_remainder = _int_binary(np.remainder, mint.remainder)
+
+
+def _int_safe_mod(name: str, kernel: Callable, int_kernel: Callable) -> Callable:
     def k(a: Any, b: Any) -> Any:
         d = a.dtype
         if d is D.bool:
@@ -393,12 +423,12 @@ def _int_safe_mod(name: str, kernel: Callable) -> Callable:
                 return r
             return mint.where(mint.eq(r, 0), mint.mul(a, 0), r)
         _check_int_divisor(b, d)
-        return kernel(a, b)
+        return int_kernel(a, b)
     return k
 
 
-register("remainder", inplace=True)(_binary(_int_safe_mod("remainder", mint.remainder), True))
-register("fmod", inplace=True)(_binary(_int_safe_mod("fmod", mint.fmod), True))
+register("remainder", inplace=True)(_binary(_int_safe_mod("remainder", mint.remainder, _int_remainder), True))
+register("fmod", inplace=True)(_binary(_int_safe_mod("fmod", mint.fmod, _int_fmod), True))
 
 
 @register("pow", inplace=True)

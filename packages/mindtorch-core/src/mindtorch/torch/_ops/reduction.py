@@ -97,7 +97,7 @@ def nansum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = N
     x = input
     if id(input.dtype) in _FLOATS:
         x = mint.where(mint.isnan(x), ops.zeros_like(x), x)
-    return sum(x, dim, keepdim, dtype=dtype)
+    return kernel("sum")(x, dim, keepdim, dtype=dtype)  # (this target's sum: exact int64 on CPU)
 
 
 @register("mean")
@@ -147,6 +147,13 @@ def _np_reduce(input: Any, dim: Any, keepdim: Any, how: str) -> Any:
 
 @register("sum", target="CPU")
 def _sum_cpu(input: Any, dim: Any = None, keepdim: builtins.bool = False, *, dtype: Any = None) -> Any:
+    if dtype is None and id(input.dtype) in _INT_OR_BOOL:
+        # torch sums integers in int64, exactly; MindSpore's CPU kernel goes through float64 (2**60 + 1 lost its
+        # last bits). Integers carry no gradient: numpy's int64 sum.
+        dims = _dims(dim, input.ndim)
+        a = _ms.host_view(input)
+        r = a.sum(axis=None if a.ndim == 0 else dims, keepdims=builtins.bool(keepdim), dtype=np.int64)
+        return _MsTensor.from_numpy(np.array(r, dtype=np.int64))  # (0-d for a full sum: not ascontiguousarray)
     if dtype is None and id(input.dtype) in _HOST_REDUCE_FLOATS:
         if not _ms.records_grad(input):
             return _np_reduce(input, dim, keepdim, "sum")
@@ -242,8 +249,8 @@ def var(input: Any, dim: Any = None, unbiased: Any = None, keepdim: bool = False
 
 @register("std")
 def std(input: Any, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Any:
-    """Standard deviation: sqrt(var)."""
-    return mint.sqrt(_var_mean(input, dim, unbiased, keepdim, correction)[0])
+    """Standard deviation: sqrt(var) (gradient 0 for a constant slice, as torch's)."""
+    return _root(_var_mean(input, dim, unbiased, keepdim, correction)[0], 2.0)
 
 
 @register("var_mean", method=False)
@@ -257,7 +264,7 @@ def var_mean(input: Any, dim: Any = None, unbiased: Any = None, keepdim: bool = 
 def std_mean(input: Any, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
              correction: Any = None) -> Tuple[Any, Any]:
     v, m = _var_mean(input, dim, unbiased, keepdim, correction)
-    return mint.sqrt(v), m
+    return _root(v, 2.0), m
 
 
 # ------------------------------------------------------------------------------------- max / min family
@@ -554,7 +561,7 @@ def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: builtins.bool = F
         return ops.zeros(_reduced_shape(_shape(x), ax, keepdim), x.dtype)
     a = mint.abs(x)
     if p == "fro" or p == 2:
-        return mint.sqrt(mint.sum(mint.mul(a, a), ax, keepdim))
+        return _root(mint.sum(mint.mul(a, a), ax, keepdim), 2.0)
     p = float(p)
     if p == math.inf:  # this table's amax/amin: NaN-propagating (MindSpore's CPU kernels drop NaN)
         return _registry.kernel("amax")(a, ax, keepdim)
@@ -564,7 +571,20 @@ def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: builtins.bool = F
         return mint.sum(mint.ne(a, 0).astype(x.dtype), ax, keepdim)
     if p == 1:
         return mint.sum(a, ax, keepdim)
-    return mint.pow(mint.sum(mint.pow(a, scalar_arg(p, a)), ax, keepdim), scalar_arg(1.0 / p, a))
+    return _root(mint.sum(mint.pow(a, scalar_arg(p, a)), ax, keepdim), p)
+
+
+def _root(s: Any, p: float) -> Any:
+    """s ** (1/p) (sqrt for p = 2) of a non-negative s whose gradient is 0 where s == 0, as torch's norm and std
+    backward mask it (`masked_fill_(norm == 0, 0)`): the kernel's own derivative is inf there, and times the inner
+    derivative (0 at a zero input) gave NaN, which then poisoned every parameter (F.normalize of a zero row)."""
+    root = mint.sqrt if p == 2.0 else (lambda v: mint.pow(v, scalar_arg(1.0 / p, v)))
+    if not _ms.records_grad(s):
+        return root(s)
+    zero = mint.eq(s, 0)
+    # (0-d fill values of s's dtype: with a Python float MindSpore's MaskedFill rounds float64 input to float32)
+    one, nil = _MsTensor(1.0, s.dtype), _MsTensor(0.0, s.dtype)
+    return ops.masked_fill(root(ops.masked_fill(s, zero, one)), zero, nil)
 
 
 # --------------------------------------------------------------------------------------------- all / any
