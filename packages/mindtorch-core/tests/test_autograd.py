@@ -182,10 +182,28 @@ def test_leaf_properties_and_requires_grad(reftorch):
 def test_grad_fn_graph():
     a, b = leaves(torch)
     y = (a @ b).sum()
-    assert "Backward" in repr(y.grad_fn) and y.grad_fn.name().endswith("Backward")
+    assert "Backward" in repr(y.grad_fn) and y.grad_fn.name() == "SumBackward0"
     (node, _), = [nf for nf in y.grad_fn.next_functions if nf[0] is not None]
+    assert type(node).__name__ == "MmBackward0"
     leaves_next = [n for n, _ in node.next_functions if n is not None]
     assert len(leaves_next) == 2 and all("AccumulateGrad" in n.name() for n in leaves_next)
+    assert all(type(n).__name__ == "AccumulateGrad" for n in leaves_next)
+
+
+def test_grad_fn_names_of_common_ops(reftorch):
+    """The node names torch prints for the ops a training script prints most (`grad_fn=<...>` in a tensor's repr,
+    `type(t.grad_fn).__name__`)."""
+    def nodes(T):
+        x = T.ones(4, 3, requires_grad=True)
+        w = T.ones(2, 3, requires_grad=True)
+        F = T.nn.functional
+        return [x * 2, x * x, x + x, x - x, x / x, -x, x.sum(), x.mean(), x @ w.t(), T.relu(x), T.sigmoid(x),
+                T.tanh(x), x.exp(), x.log(), x.view(12), x[0], T.cat([x, x]), T.stack([x, x]), x.double(), x.abs(),
+                T.softmax(x, 1), F.cross_entropy(x, T.tensor([0, 1, 2, 0])), F.gelu(x), F.layer_norm(x, (3,)),
+                x.permute(1, 0), x.unsqueeze(0), x[:1].expand(4, 3), x.sqrt(), x ** 2]
+    for mine, ref in zip(nodes(torch), nodes(reftorch)):
+        assert type(mine.grad_fn).__name__ == type(ref.grad_fn).__name__
+        assert repr(mine).split("grad_fn=")[1] == repr(ref).split("grad_fn=")[1]
 
 
 def test_grad_setter_validates_like_torch(reftorch):

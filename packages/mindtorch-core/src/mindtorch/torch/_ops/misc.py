@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import builtins
 import itertools
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 import mindspore as ms
 import numpy as np
@@ -203,6 +203,14 @@ def cdist(x1: Any, x2: Any, p: float = 2.0, compute_mode: str = "use_mm_for_eucl
     if _shape(x1)[-1] != _shape(x2)[-1]:
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {_shape(x1)[-1]} X2: "
                            f"{_shape(x2)[-1]}")
+    b1, b2 = _shape(x1)[:-2], _shape(x2)[:-2]
+    if b1 != b2:  # torch broadcasts the batch dims; MindSpore's Cdist kernel wants them equal
+        err = shapes_broadcast_error(b1, b2)
+        if err is not None:
+            raise err
+        batch = tuple(np.broadcast_shapes(b1, b2))
+        x1 = mint.broadcast_to(x1, batch + _shape(x1)[-2:])
+        x2 = mint.broadcast_to(x2, batch + _shape(x2)[-2:])
     return ops.cdist(x1, x2, float(p))
 
 
@@ -602,10 +610,37 @@ def tensordot(a: Any, b: Any, dims: Any = 2, out: Any = None) -> Any:
     return mint.reshape(res, tuple(_shape(a)[i] for i in fa) + tuple(_shape(b)[i] for i in fb))
 
 
+_SUBSCRIPT_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def _sublist_equation(args: Tuple[Any, ...]) -> Tuple[str, Tuple[Any, ...]]:
+    """torch's sublist form (operands each followed by a list of subscripts in [0, 52), Ellipsis allowed, and an
+    optional output list) as an equation string and the operands."""
+    def term(sub: Any) -> str:
+        out = []
+        for v in sub:
+            if v is Ellipsis:
+                out.append("...")
+            elif isinstance(v, int) and 0 <= v < 52:
+                out.append(_SUBSCRIPT_LETTERS[v])
+            else:
+                raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
+        return "".join(out)
+
+    operands = args[0:len(args) - len(args) % 2:2]
+    terms = [term(sub) for sub in args[1::2]]
+    eq = ",".join(terms)
+    if len(args) % 2:
+        eq += "->" + term(args[-1])
+    return eq, tuple(operands)
+
+
 @register("einsum", method=False)
 def einsum(equation: str, *operands: Any) -> Any:
     """Einstein summation, built from permute/reshape/broadcasting multiply/sum (differentiable; MindSpore's
     einsum has no CPU kernel). Supports '...' and implicit output."""
+    if not isinstance(equation, str):  # the sublist form: einsum(op0, [0, 1], op1, [1, 2], [0, 2])
+        equation, operands = _sublist_equation((equation,) + operands)
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     eq = equation.replace(" ", "")

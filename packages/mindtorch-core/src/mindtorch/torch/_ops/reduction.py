@@ -492,7 +492,13 @@ def mode(input: Any, dim: int = -1, keepdim: builtins.bool = False) -> Any:
     vals = np.empty(flat.shape[0], dtype=arr.dtype)
     idx = np.empty(flat.shape[0], dtype=np.int64)
     for r, row in enumerate(flat):
-        u, c = np.unique(row, return_counts=True)
+        # NaN != NaN: each NaN counts once, so a row wins with NaN only when it holds nothing else (torch's CPU
+        # kernel sorts the row, where NaN's order is unspecified; np.unique would merge the NaNs into one value)
+        real = row[~np.isnan(row)] if arr.dtype.kind == "f" else row
+        if real.size == 0:
+            vals[r], idx[r] = row[0], 0
+            continue
+        u, c = np.unique(real, return_counts=True)
         best = u[np.argmax(c)]
         vals[r] = best
         idx[r] = np.nonzero(row == best)[0][-1]

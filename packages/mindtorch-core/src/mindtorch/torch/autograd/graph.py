@@ -1,9 +1,10 @@
 """`Tensor.grad_fn` objects: a torch-like face over MindSpore's C++ `BackwardNode`.
 
-torch prints `<MulBackward0 object at ...>`; MindSpore names its nodes after the forward primitive ("Mul",
-"MatMulExt", "SumExt") or the custom Function class, so ours print `<MulBackward object at ...>`.
-`next_functions` follows torch's shape: a tuple of `(node, input_nr)` pairs, leaves appearing as
-`AccumulateGrad` nodes and non-differentiable inputs as `(None, 0)`.
+MindSpore names its nodes after the forward primitive ("Muls", "AddExt", "SumExt", "StridedSlice") or the custom
+Function class. The nodes of the ops a training script prints most (arithmetic, reductions, products, views,
+activations, losses) carry torch's names (`_TORCH_NAMES`: `<MulBackward0 object at ...>`, `grad_fn=<NllLossBackward0>`,
+`type(y.grad_fn).__name__`); other nodes keep `<Primitive>Backward`. `next_functions` follows torch's shape: a tuple
+of `(node, input_nr)` pairs, leaves appearing as `AccumulateGrad` nodes and non-differentiable inputs as `(None, 0)`.
 """
 from __future__ import annotations
 
@@ -13,9 +14,31 @@ import mindspore as ms
 
 from .. import _ms
 
+# MindSpore node name (primitive or mindtorch Function) -> torch's node name. Where torch has several variants of
+# one primitive's node (SumBackward0 for a full sum, SumBackward1 with dims) the full-reduction one is named.
+_TORCH_NAMES = {
+    "Mul": "MulBackward0", "Muls": "MulBackward0", "Add": "AddBackward0", "AddExt": "AddBackward0",
+    "Adds": "AddBackward0", "AddScalar": "AddBackward0", "Sub": "SubBackward0", "SubExt": "SubBackward0",
+    "SubScalar": "SubBackward0", "Div": "DivBackward0", "Divs": "DivBackward0", "RealDiv": "DivBackward0",
+    "Neg": "NegBackward0", "SumExt": "SumBackward0", "ReduceSum": "SumBackward0", "MeanExt": "MeanBackward0",
+    "ReduceMean": "MeanBackward0", "ReLU": "ReluBackward0", "Sigmoid": "SigmoidBackward0", "Tanh": "TanhBackward0",
+    "Exp": "ExpBackward0", "Log": "LogBackward0", "Pow": "PowBackward0", "PowTensorScalar": "PowBackward0",
+    "Sqrt": "SqrtBackward0", "Abs": "AbsBackward0", "Reshape": "ViewBackward0", "SelectView": "SelectBackward0",
+    "StridedSlice": "SliceBackward0", "SliceExt": "SliceBackward0", "Concat": "CatBackward0",
+    "Stack": "StackBackward0", "Cast": "ToCopyBackward0", "TransposeView": "PermuteBackward0",
+    "TransposeExtView": "TransposeBackward0", "ExpandDimsView": "UnsqueezeBackward0",
+    "BroadcastToView": "ExpandBackward0", "GatherD": "GatherBackward0", "Gather": "EmbeddingBackward0",
+    "_OneDnnMatmul": "MmBackward0", "_OneDnnConv": "ConvolutionBackward0", "_OneDnnSoftmax": "SoftmaxBackward0",
+    "_OneDnnGelu": "GeluBackward0", "_OneDnnLayerNorm": "NativeLayerNormBackward0",
+    "SparseSoftmaxCrossEntropyWithLogits": "NllLossBackward0", "BatchNorm": "NativeBatchNormBackward0",
+    "MaskedFill": "MaskedFillBackward0",
+}
+_NODE_CLASSES: dict = {}
+
 
 class Node:
-    """One node of the backward graph (torch.autograd.graph.Node)."""
+    """One node of the backward graph (torch.autograd.graph.Node). `Tensor.grad_fn` is an instance of a subclass
+    named as torch's node class (`type(y.grad_fn).__name__ == "MulBackward0"`), see `_node`."""
 
     __slots__ = ("_node", "_owner")
 
@@ -28,13 +51,14 @@ class Node:
     def name(self) -> str:
         if self._node.is_leaf():
             return "torch::autograd::AccumulateGrad"
-        return f"{self._node.name()}Backward"
+        raw = self._node.name()
+        return _TORCH_NAMES.get(raw) or f"{raw}Backward"
 
     @property
     def next_functions(self) -> Tuple[Tuple[Optional["Node"], int], ...]:
         out = []
         for node, idx in self._node.next_functions:
-            out.append((None if node is None else Node(node, self._owner), int(idx)))
+            out.append((None if node is None else _node(node, self._owner), int(idx)))
         return tuple(out)
 
     def register_hook(self, fn: Callable[..., Any]) -> Any:
@@ -63,7 +87,16 @@ def grad_fn_of(t: Any) -> Optional[Node]:
         node = t.__dict__.get("_mt_grad_node")  # a Function's output after backward (see Function.apply)
         if node is None:
             raise
-    return None if node is None else Node(node, t)
+    return None if node is None else _node(node, t)
+
+
+def _node(node: Any, owner: Any) -> Node:
+    """A Node of the class named as torch's (MulBackward0, AccumulateGrad, ...), made once per name."""
+    name = "AccumulateGrad" if node.is_leaf() else (_TORCH_NAMES.get(node.name()) or f"{node.name()}Backward")
+    cls = _NODE_CLASSES.get(name)
+    if cls is None:
+        cls = _NODE_CLASSES[name] = type(name, (Node,), {"__slots__": ()})
+    return cls(node, owner)
 
 
 class saved_tensors_hooks:
