@@ -309,3 +309,25 @@ def test_random_errors(reftorch):
         assert lib.multinomial(lib.tensor([1.0, 0.0]), 2).tolist() == [0, 1]
         with pytest.raises(RuntimeError):
             lib.bernoulli(lib.tensor([1.5]))
+
+
+def test_rng_state_covers_dropout_and_fork_rng():
+    """torch has one CPU generator: get/set_rng_state and fork_rng replay dropout masks too. Dropout draws from
+    MindSpore's seeded kernels, whose counters are part of the state."""
+    torch.manual_seed(1)
+    torch.nn.functional.dropout(torch.ones(16))
+    state = torch.get_rng_state()
+    a, r1 = torch.nn.functional.dropout(torch.ones(64)), torch.rand(3)
+    torch.set_rng_state(state)
+    b, r2 = torch.nn.functional.dropout(torch.ones(64)), torch.rand(3)
+    assert torch.equal(a, b) and torch.equal(r1, r2)
+    torch.manual_seed(2)
+    torch.nn.functional.dropout(torch.ones(64))
+    with torch.random.fork_rng():
+        torch.nn.functional.dropout(torch.ones(64))
+    after_fork = torch.nn.functional.dropout(torch.ones(64))
+    torch.manual_seed(2)
+    torch.nn.functional.dropout(torch.ones(64))
+    assert torch.equal(after_fork, torch.nn.functional.dropout(torch.ones(64)))
+    with pytest.raises(RuntimeError, match="get_rng_state"):
+        torch.set_rng_state(torch.cat([state[:40], torch.tensor(list(b"not json"), dtype=torch.uint8)]))

@@ -8,6 +8,7 @@ initialisers) are reproducible too.
 """
 from __future__ import annotations
 
+import json
 import random as _py_random
 import time
 from typing import Any, Optional
@@ -121,8 +122,26 @@ def initial_seed() -> int:
 
 
 def get_rng_state() -> Any:
-    return default_generator.get_state()
+    """The global random state as a uint8 tensor: the default generator's state, then the seed counters of
+    MindSpore's own random kernels (dropout's masks, rrelu's slopes), so that set_rng_state and fork_rng
+    replay dropout too, as torch's single CPU generator does."""
+    from . import _ms
+    from ._tensor import from_numpy_array
+
+    # (JSON, not pickle: a state read from a checkpoint must not be able to run code when restored)
+    kernels = json.dumps([[list(k), v] for k, v in _ms.random_op_state().items()]).encode()
+    gen = np.asarray(default_generator.get_state().asnumpy(), dtype=np.uint8)
+    return from_numpy_array(np.concatenate([gen, np.frombuffer(kernels, dtype=np.uint8)]))
 
 
 def set_rng_state(new_state: Any) -> None:
-    default_generator.set_state(new_state)
+    from . import _ms
+
+    arr = np.asarray(new_state.asnumpy() if isinstance(new_state, ms.Tensor) else new_state, dtype=np.uint8)
+    default_generator.set_state(arr[:_STATE_BYTES])
+    if arr.size > _STATE_BYTES:  # (a state from Generator.get_state() has no kernel counters: left as they are)
+        try:
+            items = {tuple(k): int(v) for k, v in json.loads(arr[_STATE_BYTES:].tobytes())}
+        except (ValueError, TypeError) as e:
+            raise RuntimeError("set_rng_state: not a state from torch.get_rng_state()") from e
+        _ms.set_random_op_state(items)
