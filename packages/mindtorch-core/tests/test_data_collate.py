@@ -1,5 +1,6 @@
 """default_collate / default_convert against real torch's on the same samples."""
 import collections
+import collections.abc
 
 import numpy as np
 import pytest
@@ -82,3 +83,89 @@ def test_default_convert_matches_torch(reftorch):
 
     data = {"x": np.arange(3, dtype=np.int16), "y": (np.float32(2.0), "s", 4), "z": [np.ones((2, 2))]}
     _assert_tree(default_convert(data), ref_convert(data))
+
+
+class _Seq(collections.abc.Sequence):
+    """A user Sequence that can be built from a list (torch 1.12 collate rebuilds it with elem_type(list))."""
+
+    def __init__(self, items):
+        self.items = list(items)
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+class _FixedSeq(_Seq):
+    """A Sequence whose constructor does not take one list: collate falls back to a plain list."""
+
+    def __init__(self, a, b):
+        super().__init__([a, b])
+
+
+def _assert_seq_tree(mine, ref):
+    assert type(mine) is type(ref), (type(mine), type(ref))
+    assert len(mine) == len(ref)
+    for m, r in zip(mine, ref):
+        assert isinstance(m, torch.Tensor), type(m)
+        assert_same(m, r, rtol=0, atol=0)
+
+
+_SEQ_KINDS = {
+    "deque": lambda a, b: collections.deque([a, b]),
+    "userlist": lambda a, b: collections.UserList([a, b]),
+    "custom": lambda a, b: _Seq([a, b]),
+    "fixed": _FixedSeq,
+}
+
+
+@pytest.mark.parametrize("kind", list(_SEQ_KINDS))
+def test_collate_generic_sequences_hold_tensors(reftorch, kind):
+    # deque / UserList / user Sequences come back as their own type (or a list) holding tensors, not payloads
+    from torch.utils.data import default_collate as ref_collate
+
+    make = _SEQ_KINDS[kind]
+    batch = [make(1, 2.5), make(3, np.float32(4.0))]
+    _assert_seq_tree(default_collate(batch), ref_collate(batch))
+
+
+class _DequeSamples:
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return collections.deque([i, np.full(2, i, np.float32)])
+
+
+@pytest.mark.parametrize("num_workers", [0, 2])
+def test_dataloader_deque_samples_hold_tensors(reftorch, num_workers):
+    from mindtorch.torch.utils.data import DataLoader
+
+    mine = list(DataLoader(_DequeSamples(), batch_size=2, num_workers=num_workers))
+    ref = list(reftorch.utils.data.DataLoader(_DequeSamples(), batch_size=2, num_workers=num_workers))
+    assert len(mine) == len(ref)
+    for m, r in zip(mine, ref):
+        _assert_seq_tree(m, r)
+
+
+def _collate_to_deque(batch):
+    return collections.deque([torch.tensor([b[0] for b in batch])])
+
+
+def test_dataloader_user_collate_deque_with_workers():
+    # a user collate_fn returning a deque of tensors: the tensors cross the worker pipe and arrive as tensors
+    from mindtorch.torch.utils.data import DataLoader
+
+    out = list(DataLoader(_DequeSamples(), batch_size=2, num_workers=2, collate_fn=_collate_to_deque))
+    assert [type(b) for b in out] == [collections.deque] * 2
+    assert all(isinstance(b[0], torch.Tensor) for b in out)
+    assert [b[0].tolist() for b in out] == [[0, 1], [2, 3]]
+
+
+def test_collate_leaves_plain_sequences_alone():
+    # ranges stay what torch makes of them (a list of tensors); strings pass through
+    out = default_collate([range(2), range(2)])
+    assert type(out) is list and [t.tolist() for t in out] == [[0, 0], [1, 1]]
+    assert default_convert(range(3)) == [0, 1, 2]

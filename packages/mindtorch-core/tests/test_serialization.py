@@ -439,3 +439,139 @@ def test_user_model_pickled_by_torch_loads_and_trains(reftorch, tmp_path):
     r = subprocess.run([sys.executable, "-c", load], cwd=tmp_path, env=env, capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stderr[-2000:]
+
+
+# ---------------------------------------------------------------- storages, pickle_module, map_location, save paths
+def test_storage_save_load_round_trip(reftorch):
+    # torch can save a storage on its own and with tensors over it; loading gives a typed storage back
+    t = torch.arange(6.0)
+    buf = io.BytesIO()
+    torch.save({"t": t, "s": t.storage()}, buf)
+    buf.seek(0)
+    mine = torch.load(buf)
+    assert isinstance(mine["s"], torch.FloatStorage) and mine["s"].size() == 6
+    assert mine["s"].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    mine["s"][1] = 100.0  # one storage in the file: the tensor loaded over it sees the write, as in torch
+    assert mine["t"].tolist() == [0.0, 100.0, 2.0, 3.0, 4.0, 5.0]
+    buf.seek(0)
+    ref = reftorch.load(buf)
+    assert ref["s"].tolist() == ref["t"].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    with zipfile.ZipFile(io.BytesIO(buf.getvalue())) as zf:
+        assert sum(n.startswith("archive/data/") for n in zf.namelist()) == 1  # written once
+    buf = io.BytesIO()
+    reftorch.save(reftorch.tensor([1, 2, 3]).storage(), buf)  # a storage saved by torch
+    buf.seek(0)
+    s = torch.load(buf)
+    assert isinstance(s, torch.LongStorage) and s.tolist() == [1, 2, 3]
+
+
+class _CountingPickleModule:
+    """A pickle-like module: Pickler/Unpickler subclass pickle's (the C ones or the pure-Python ones, `base`),
+    dump/load wrap pickle's; every call is counted."""
+
+    def __init__(self, pickler_base, unpickler_base):
+        self.calls = collections.Counter()
+        calls = self.calls
+
+        class Pickler(pickler_base):
+            def __init__(self, *args, **kwargs):
+                calls["Pickler"] += 1
+                super().__init__(*args, **kwargs)
+
+        class Unpickler(unpickler_base):
+            def __init__(self, *args, **kwargs):
+                calls["Unpickler"] += 1
+                super().__init__(*args, **kwargs)
+
+        self.Pickler, self.Unpickler = Pickler, Unpickler
+
+    def dump(self, obj, f, protocol=None):
+        self.calls["dump"] += 1
+        pickle.dump(obj, f, protocol=protocol)
+
+    def load(self, f, **kwargs):
+        self.calls["load"] += 1
+        return pickle.load(f, **kwargs)
+
+
+@pytest.mark.parametrize("kind", ["c", "python"])
+@pytest.mark.parametrize("protocol", [2, 4])
+@pytest.mark.parametrize("zip_format", [True, False])
+def test_custom_pickle_module(reftorch, kind, protocol, zip_format):
+    bases = (pickle.Pickler, pickle.Unpickler) if kind == "c" else (pickle._Pickler, pickle._Unpickler)
+    mod = _CountingPickleModule(*bases)
+    w = torch.arange(6.0).reshape(2, 3)
+    p = torch.nn.Parameter(torch.ones(2))
+    obj = {"w": w, "again": w, "row": w[1], "p": p, "dtype": torch.float16, "size": torch.Size([2, 3]),
+           "dev": torch.device("cpu"), "store": w.storage(), "py": [1, "x", b"y" * 70000]}
+    buf = io.BytesIO()
+    torch.save(obj, buf, pickle_module=mod, pickle_protocol=protocol, _use_new_zipfile_serialization=zip_format)
+    assert mod.calls["Pickler"] == 1 and mod.calls["dump"] == (0 if zip_format else 4)  # legacy: 3 headers, keys
+    buf.seek(0)
+    mine = torch.load(buf, pickle_module=mod)  # an explicit pickle module means weights_only=False (torch 2.x)
+    assert mod.calls["Unpickler"] >= 1 and mod.calls["load"] == (0 if zip_format else 4)
+    assert mine["w"] is mine["again"]  # one tensor pickled twice stays one object, as in torch
+    assert mine["row"].tolist() == [3.0, 4.0, 5.0] and mine["store"].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    assert isinstance(mine["p"], torch.nn.Parameter) and mine["dtype"] == torch.float16
+    assert mine["size"] == torch.Size([2, 3]) and mine["py"] == [1, "x", b"y" * 70000]
+    mine["w"][1, 0] = -1.0
+    assert mine["row"][0].item() == -1.0  # views still share the storage
+    buf.seek(0)
+    ref = reftorch.load(buf, weights_only=False)  # the file is torch's format
+    assert ref["w"] is ref["again"] and ref["dtype"] == reftorch.float16 and ref["size"] == reftorch.Size([2, 3])
+    assert ref["row"].tolist() == [3.0, 4.0, 5.0] and isinstance(ref["p"], reftorch.nn.Parameter)
+    buf.seek(0)
+    with pytest.raises(RuntimeError, match="explicit pickle_module"):  # torch 2.x's refusal
+        torch.load(buf, pickle_module=mod, weights_only=True)
+
+
+def test_map_location_callable_and_unknown_location(reftorch):
+    buf = io.BytesIO()
+    reftorch.save({"a": reftorch.arange(4.0), "b": reftorch.arange(3)}, buf)
+    seen, ref_seen = [], []
+
+    def record(into):
+        def fn(storage, location):
+            into.append((storage.size(), location))  # the untyped storage: its size counts bytes
+
+        return fn
+
+    buf.seek(0)
+    mine = torch.load(buf, map_location=record(seen))
+    buf.seek(0)
+    reftorch.load(buf, map_location=record(ref_seen))
+    assert seen == ref_seen == [(16, "cpu"), (24, "cpu")]  # once per storage, None -> the saved location
+    assert mine["a"].tolist() == [0.0, 1.0, 2.0, 3.0]
+
+    def replace(storage, location):  # what the callable returns is used
+        return torch.ByteStorage(list((np.arange(4, dtype=np.float32) * 2).tobytes()))
+
+    buf.seek(0)
+    got = torch.load(buf, map_location=lambda s, loc: replace(s, loc) if s.size() == 16 else s.cuda())
+    assert got["a"].tolist() == [0.0, 2.0, 4.0, 6.0] and got["b"].tolist() == [0, 1, 2]
+    # an unknown location raises 1.12's error (1.12 names the untyped storage it restores: torch.storage.
+    # _UntypedStorage; 2.x's class is torch.storage.UntypedStorage)
+    for ml in ("foo", {"cpu": "foo"}):
+        buf.seek(0)
+        with pytest.raises(RuntimeError, match=r"don't know how to restore data location of torch\.storage\."
+                                               r"_UntypedStorage \(tagged with foo\)"):
+            torch.load(buf, map_location=ml)
+        buf.seek(0)
+        with pytest.raises(RuntimeError, match=r"don't know how to restore data location of .* \(tagged with foo\)"):
+            reftorch.load(buf, map_location=ml)
+    for ml in ("cuda", "cuda:0", torch.device("cuda", 0), {"cpu": "cuda:1"}):  # accepted by design: CUDA names load
+        # onto the device MindSpore runs on (torch without CUDA raises)
+        buf.seek(0)
+        assert torch.load(buf, map_location=ml)["b"].tolist() == [0, 1, 2]
+
+
+def test_save_to_missing_directory_names_the_path(reftorch, tmp_path):
+    # 1.12 opened the path itself: FileNotFoundError naming it (2.x says "Parent directory ... does not exist")
+    target = tmp_path / "nope" / "x.pt"
+    with pytest.raises(FileNotFoundError) as err:
+        torch.save(torch.ones(2), target)
+    assert err.value.filename == str(target) and str(target) in str(err.value) and ".tmp" not in str(err.value)
+    with pytest.raises(IsADirectoryError) as err:
+        torch.save(torch.ones(2), tmp_path)
+    assert err.value.filename == str(tmp_path)
+    assert os.listdir(tmp_path) == []  # no temp file left behind

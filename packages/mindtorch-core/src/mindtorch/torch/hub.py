@@ -105,6 +105,19 @@ def download_url_to_file(url: str, dst: str, hash_prefix: Optional[str] = None, 
             os.remove(tmp.name)
 
 
+class _DownloadError(RuntimeError, urllib.error.URLError):
+    """A download that got no answer (no network, refused, timed out). A RuntimeError whose message names the URL
+    and the cache path to put the file at by hand (working offline), and still the URLError torch raises
+    there, so `except urllib.error.URLError` (or OSError) catches it as with torch."""
+
+    def __init__(self, message: str, reason: Any) -> None:
+        RuntimeError.__init__(self, message)
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 def _is_legacy_zip_format(filename: str) -> bool:
     """torch < 1.6 hub checkpoints: a zip holding exactly one file (torch.save's own zip holds several)."""
     if zipfile.is_zipfile(filename):
@@ -132,7 +145,8 @@ def load_state_dict_from_url(url: str, model_dir: Optional[str] = None, map_loca
 
     The file is `<model_dir or get_dir()/checkpoints>/<file_name or the URL's file name>`; it is downloaded only
     when absent. `check_hash`: the file name's `-<hex>.` part must prefix the file's sha256 (torch's rule).
-    Without network, a RuntimeError names the URL and the cache path where the file can be put by hand.
+    Without network, a RuntimeError (also a urllib URLError, as torch raises) names the URL and the cache path
+    where the file can be put by hand; an HTTP error answer (404...) raises urllib's HTTPError, as in torch.
     Extra keyword arguments (e.g. `weights_only`) go to `torch.load`.
     """
     from .serialization import load as torch_load
@@ -152,10 +166,13 @@ def load_state_dict_from_url(url: str, model_dir: Optional[str] = None, map_loca
             hash_prefix = match.group(1) if match else None
         try:
             download_url_to_file(url, cached_file, hash_prefix, progress=progress)
-        except (urllib.error.URLError, OSError) as e:
+        except urllib.error.HTTPError:
+            raise  # the server answered (404, 403...): urllib's HTTPError goes through as in torch
+        except (urllib.error.URLError, ConnectionError, TimeoutError) as e:
             reason = getattr(e, "reason", e)
-            raise RuntimeError(f"could not download {url} ({reason}); without network, put the file at "
-                               f"{cached_file} (TORCH_HOME or torch.hub.set_dir select the cache root)") from e
+            raise _DownloadError(f"could not download {url} ({reason}); without network, put the file at "
+                                f"{cached_file} (TORCH_HOME or torch.hub.set_dir select the cache root)",
+                                reason) from e
     if _is_legacy_zip_format(cached_file):
         return _legacy_zip_load(cached_file, model_dir, map_location, **load_kwargs)
     return torch_load(cached_file, map_location=map_location, **load_kwargs)

@@ -28,15 +28,17 @@ from __future__ import annotations
 import _compat_pickle
 import collections
 import ctypes
+import errno
 import io
 import os
 import pickle
+import pickletools
 import struct
 import sys
 import tempfile
 import types
 import zipfile
-from typing import IO, Any, BinaryIO, Callable, Dict, Optional, Union
+from typing import IO, Any, BinaryIO, Callable, Dict, List, Optional, Union
 
 import mindspore as ms
 import numpy as np
@@ -44,7 +46,7 @@ import numpy as np
 from . import _dtype as D
 from ._device import device as _device_cls
 from ._tensor import Size, Tensor
-from .storage import LEGACY_CLASSES
+from .storage import LEGACY_CLASSES, TypedStorage
 
 __all__ = ["save", "load", "DEFAULT_PROTOCOL"]
 
@@ -170,6 +172,9 @@ class _TorchPickler(pickle._Pickler):  # type: ignore[misc]
         if isinstance(obj, _TensorProxy):
             self.save_reduce(_REBUILD_TENSOR, obj.args)
             return
+        if isinstance(obj, TypedStorage):  # torch saves a storage as its persistent id alone
+            self.save(self._tensor_reduce_args(obj._data)[0])
+            return
         if type(obj) is Size:
             self.save_reduce(_Global("torch", "Size"), (tuple(obj),), obj=obj)
             return
@@ -229,11 +234,105 @@ def _zip_write_record(zf: zipfile.ZipFile, name: str, data: Union[bytes, memoryv
             out.write(view[start:start + _CHUNK])
 
 
-def _save_zip(obj: Any, f: BinaryIO, pickle_protocol: int) -> None:
+def _is_ours(obj: Any) -> bool:
+    """Objects only _TorchPickler can write in torch's form (torch globals that need no torch import)."""
+    return (isinstance(obj, (ms.Tensor, TypedStorage, _TensorProxy, _Global, _device_cls, D.dtype))
+            or type(obj) is Size)
+
+
+def _dump(obj: Any, f: IO[bytes], protocol: int, pickle_module: Any, legacy: bool = False) -> _TorchPickler:
+    """Pickle `obj` into `f` (no storage bytes); returns the pickler, which knows the storages to write.
+
+    With another pickle module, its `Pickler` pickles everything (as torch does), except mindtorch's objects: it
+    hands those out as persistent ids, and each one is then spliced back in as the opcodes _TorchPickler writes
+    for it (torch's globals, which such a pickler cannot write without importing torch; see `_splice`)."""
+    ours = _TorchPickler(f, protocol, legacy)
+    if pickle_module is None or pickle_module is pickle:
+        ours.dump(obj)
+        return ours
+    objects: List[Any] = []
+    index: Dict[int, int] = {}
+
+    class _ModulePickler(pickle_module.Pickler):  # type: ignore[name-defined,misc]
+        def persistent_id(self, o: Any) -> Any:
+            if not _is_ours(o):
+                return None
+            k = index.get(id(o))
+            if k is None:
+                k = index[id(o)] = len(objects)
+                objects.append(o)  # (kept alive: ids stay unique while pickling)
+            return k
+
+    buf = io.BytesIO()
+    _ModulePickler(buf, protocol).dump(obj)
+    f.write(_splice(buf.getvalue(), objects, ours, protocol))
+    return ours
+
+
+def _memo_op(get: bool, idx: int, protocol: int) -> bytes:
+    if protocol == 0:
+        return (b"g" if get else b"p") + str(idx).encode() + b"\n"
+    if idx < 256:
+        return (pickle.BINGET if get else pickle.BINPUT) + bytes([idx])
+    return (pickle.LONG_BINGET if get else pickle.LONG_BINPUT) + struct.pack("<I", idx)
+
+
+def _splice(data: bytes, objects: List[Any], ours: _TorchPickler, protocol: int) -> bytes:
+    """Replace each `<index> BINPERSID` (or `PERSID index`) of another pickler's stream by the opcodes
+    `ours` writes for objects[index]: the first time memoised at a memo index past the stream's own, later
+    times fetched from it, so one tensor referenced twice loads as one object, as in torch. FRAMEs are dropped
+    (their lengths no longer hold; frames are optional) and MEMOIZE becomes an explicit PUT of the index it
+    stood for, so the extra memo entries shift nothing."""
+    ops = list(pickletools.genops(data))
+    bounds = [pos for _, _, pos in ops] + [len(data)]
+    seen: set = set()
+    for op, arg, _ in ops:  # the memo indices the stream uses (MEMOIZE: the memo's size at that point)
+        if op.name == "MEMOIZE":
+            seen.add(len(seen))
+        elif op.name in ("PUT", "BINPUT", "LONG_BINPUT"):
+            seen.add(int(arg))
+    base = max(seen) + 1 if seen else 0
+    user_memo = 0
+    done: set = set()
+    frag = io.BytesIO()
+    ours.fast = True  # fragments memoise nothing of their own: their indices would clash with the stream's
+    ours.write = ours.framer.write = ours.framer.file_write = frag.write  # type: ignore[method-assign]
+    out = bytearray()
+    prev_start, prev_arg = 0, None
+    for i, (op, arg, pos) in enumerate(ops):
+        if op.name == "FRAME":
+            continue
+        if op.name in ("BINPERSID", "PERSID"):
+            if op.name == "BINPERSID":  # the op before pushed the index: it goes too
+                del out[prev_start:]
+                k = int(prev_arg)
+            else:
+                k = int(arg)
+            if k in done:
+                out += _memo_op(True, base + k, protocol)
+            else:
+                frag.seek(0)
+                frag.truncate()
+                ours.save(objects[k])
+                out += frag.getvalue() + _memo_op(False, base + k, protocol)
+                done.add(k)
+            prev_start = len(out)
+            continue
+        prev_start, prev_arg = len(out), arg
+        if op.name == "MEMOIZE":
+            out += _memo_op(False, user_memo, protocol)
+            user_memo += 1
+            continue
+        if op.name in ("PUT", "BINPUT", "LONG_BINPUT"):
+            user_memo = max(user_memo, int(arg) + 1)
+        out += data[pos:bounds[i + 1]]
+    return bytes(out)
+
+
+def _save_zip(obj: Any, f: BinaryIO, pickle_protocol: int, pickle_module: Any = pickle) -> None:
     ms_sync()
     buf = io.BytesIO()
-    pickler = _TorchPickler(buf, pickle_protocol)
-    pickler.dump(obj)
+    pickler = _dump(obj, buf, pickle_protocol, pickle_module)
     with zipfile.ZipFile(f, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
         _zip_write_record(zf, "archive/data.pkl", buf.getvalue())
         _zip_write_record(zf, "archive/.format_version", b"1")
@@ -244,18 +343,18 @@ def _save_zip(obj: Any, f: BinaryIO, pickle_protocol: int) -> None:
         _zip_write_record(zf, "archive/version", b"3\n")
 
 
-def _save_legacy(obj: Any, f: BinaryIO, pickle_protocol: int) -> None:
+def _save_legacy(obj: Any, f: BinaryIO, pickle_protocol: int, pickle_module: Any = pickle) -> None:
     """torch's pre-1.6 stream format (what `_use_new_zipfile_serialization=False` writes in torch 1.12)."""
     ms_sync()
+    module = pickle if pickle_module is None else pickle_module
     sys_info = dict(protocol_version=_LEGACY_PROTOCOL_VERSION, little_endian=sys.byteorder == "little",
                     type_sizes=dict(short=2, int=4, long=4))
     for header in (_LEGACY_MAGIC, _LEGACY_PROTOCOL_VERSION, sys_info):
-        pickle.dump(header, f, protocol=pickle_protocol)
-    pickler = _TorchPickler(f, pickle_protocol, legacy=True)
-    pickler.dump(obj)
+        module.dump(header, f, protocol=pickle_protocol)
+    pickler = _dump(obj, f, pickle_protocol, pickle_module, legacy=True)
     refs = {ref.key: ref for ref in pickler.storages.values()}
     keys = sorted(refs)  # torch sorts the keys as strings
-    pickle.dump(keys, f, protocol=pickle_protocol)
+    module.dump(keys, f, protocol=pickle_protocol)
     for key in keys:
         ref = refs[key]
         f.write(struct.pack("<q" if sys.byteorder == "little" else ">q", ref.numel))
@@ -283,18 +382,25 @@ def save(obj: Any, f: FileLike, pickle_module: Any = pickle, pickle_protocol: in
     """torch.save: write `obj` (tensors, state_dicts, nested containers...) in PyTorch's zip format, or in the
     legacy stream format with `_use_new_zipfile_serialization=False`.
 
-    `f` is a path (str / os.PathLike: written atomically) or a writable binary file object.
+    `f` is a path (str / os.PathLike: written atomically) or a writable binary file object. `pickle_module`: any
+    module with pickle's `Pickler` (and `dump`, for the legacy format), e.g. dill; its Pickler pickles the object.
     """
     writer = _save_zip if _use_new_zipfile_serialization else _save_legacy
-    if pickle_module is not pickle and pickle_module is not None:
-        raise NotImplementedError("torch.save(pickle_module=...): only the standard `pickle` module is supported")
+    if pickle_module is not None and pickle_module is not pickle and not hasattr(pickle_module, "Pickler"):
+        raise AttributeError(f"module '{getattr(pickle_module, '__name__', pickle_module)}' has no attribute "
+                             "'Pickler'")
     if isinstance(f, (str, os.PathLike)):
         path = os.fspath(f)
         directory = os.path.dirname(os.path.abspath(path))
-        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
+        if os.path.isdir(path):  # 1.12 opened the path itself: these are open()'s errors, naming the user's path
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
+        except OSError as e:  # a missing or unwritable directory: not the temp file's name
+            raise type(e)(e.errno, e.strerror, path) from None
         try:
             with os.fdopen(fd, "wb") as fh:
-                writer(obj, fh, pickle_protocol)
+                writer(obj, fh, pickle_protocol, pickle_module)
                 fh.flush()
                 os.fsync(fh.fileno())
             os.replace(tmp, path)
@@ -307,7 +413,7 @@ def save(obj: Any, f: FileLike, pickle_module: Any = pickle, pickle_protocol: in
         return
     if not hasattr(f, "write"):
         raise AttributeError(f"torch.save: expected a file path or a writable file object, got {type(f).__name__}")
-    writer(obj, f, pickle_protocol)
+    writer(obj, f, pickle_protocol, pickle_module)
 
 
 # ===================================================================================================== load
@@ -320,14 +426,19 @@ class _StorageType:
         self.dtype = dtype
 
 
-class _LoadedStorage:
+class _LoadedStorage(TypedStorage):
     """A loaded storage: raw bytes as a numpy array of its dtype, plus (lazily) one MindSpore base tensor
-    that every tensor viewing this storage is a view of."""
-
-    __slots__ = ("array", "dtype", "_base")
+    that every tensor viewing this storage is a view of. A TypedStorage: what torch.load returns for a saved
+    storage (1.12 gives a `torch.storage._TypedStorage`); its elements are that base tensor's."""
 
     def __init__(self, array: np.ndarray, dtype: Any) -> None:
         self.array, self.dtype, self._base = array, dtype, None
+
+    def _materialize(self) -> Tensor:
+        return _as_tensor(self.base())
+
+    def size(self) -> int:
+        return int(self.array.size)
 
     def base(self) -> ms.Tensor:
         if self._base is None:
@@ -559,27 +670,91 @@ def _full_find(module: str, name: str) -> Any:
     return None
 
 
+_KNOWN_LOCATIONS = ("cpu", "mps")  # 1.12's registered tags, with 'cuda*' (and this product's 'npu*', see below)
+
+
+def _check_location(location: str) -> None:
+    """1.12's default_restore_location: a location no registered device claims raises. CUDA locations load
+    onto the device MindSpore runs on (a deliberate choice: checkpoints saved on GPUs load without
+    map_location), as do the accelerator names this product's devices report ('npu' on Ascend)."""
+    if location in _KNOWN_LOCATIONS:
+        return
+    if location.startswith(("cuda", "npu")):
+        _device_cls(location)  # a malformed one ('cuda:x') raises torch.device's error, as 1.12's parse did
+        return
+    # 1.12 names the storage handed to restore_location: an untyped one
+    raise RuntimeError(f"don't know how to restore data location of torch.storage._UntypedStorage (tagged with "
+                       f"{location})")
+
+
+def _restorer(map_location: Any) -> Callable[[np.ndarray, Any, str], np.ndarray]:
+    """1.12's _get_restore_location: (storage bytes as loaded, dtype, saved location) -> the array to use.
+
+    A callable gets the storage as 1.12 hands it over (untyped: a byte storage) and the location string, once
+    per storage; what it returns, unless None, is used (its bytes, read as the storage's dtype); None falls back
+    to the saved location. A dict maps locations, a string or device replaces them."""
+    def restore(arr: np.ndarray, dtype: Any, location: str) -> np.ndarray:
+        if map_location is None:
+            _check_location(location)
+        elif isinstance(map_location, dict):
+            _check_location(str(map_location.get(location, location)))
+        elif isinstance(map_location, (str, _device_cls)):
+            _check_location(str(map_location))
+        else:
+            handed = _LoadedStorage(arr.reshape(-1).view(np.uint8), D.uint8)
+            result = map_location(handed, location)
+            if result is None:
+                _check_location(location)
+            elif result is not handed:
+                return _storage_array(result, dtype, arr.nbytes)
+        return arr
+
+    return restore
+
+
+def _storage_array(storage: Any, dtype: Any, nbytes: int) -> np.ndarray:
+    """The bytes of a storage a map_location callable returned, read as `dtype` (1.12 wraps what it returns
+    with `_TypedStorage(wrap_storage=..., dtype=dtype)`)."""
+    if not isinstance(storage, TypedStorage):
+        raise TypeError(f"torch.load: map_location returned {type(storage).__name__}, expected a storage")
+    if isinstance(storage, _LoadedStorage):
+        raw = storage.array.reshape(-1).view(np.uint8)
+    else:
+        raw = ms.Tensor.asnumpy(storage._data).reshape(-1).view(np.uint8)
+    if raw.nbytes != nbytes:
+        raise RuntimeError(f"torch.load: map_location returned a storage of {raw.nbytes} bytes for one of {nbytes}")
+    return raw.view(_np_dtype(dtype))
+
+
 class _Loader:
     """Shared unpickling machinery: persistent ids -> storages, globals -> allowed/ours."""
 
-    def __init__(self, weights_only: bool, storage_reader: Callable[[str, Any, int], np.ndarray]) -> None:
+    def __init__(self, weights_only: bool, storage_reader: Callable[[str, Any, int], np.ndarray],
+                 pickle_module: Any = None, load_args: Optional[Dict[str, Any]] = None,
+                 restore: Optional[Callable[[np.ndarray, Any, str], np.ndarray]] = None) -> None:
         self.weights_only = weights_only
         self.storage_reader = storage_reader
         self.storages: Dict[str, _LoadedStorage] = {}
+        # another pickle module's Unpickler does the unpickling (1.12: a subclass of pickle_module.Unpickler)
+        self.unpickler_base = pickle.Unpickler if pickle_module is None else pickle_module.Unpickler
+        self.load_args = {"encoding": "utf-8", **(load_args or {})}
+        self.restore = restore  # None: storages are taken as they are (a first pass that only sizes them)
 
     def unpickler(self, data_file: IO[bytes]) -> pickle.Unpickler:
         loader = self
 
-        class _Unpickler(pickle.Unpickler):
+        class _Unpickler(self.unpickler_base):  # type: ignore[name-defined,misc]
             def find_class(self, module: str, name: str) -> Any:
-                return loader.find_class(module, name)
+                found = loader.find_class(module, name)
+                return super().find_class(module, name) if found is None else found
 
             def persistent_load(self, pid: Any) -> Any:
                 return loader.persistent_load(pid)
 
-        return _Unpickler(data_file, encoding="utf-8")
+        return _Unpickler(data_file, **self.load_args)
 
     def find_class(self, module: str, name: str) -> Any:
+        """The object for a global, or None for one the unpickler itself resolves (weights_only=False)."""
         # Protocol-2 pickles use Python 2 names (__builtin__.set): map them as pickle's own find_class does.
         if (module, name) in _compat_pickle.NAME_MAPPING:
             module, name = _compat_pickle.NAME_MAPPING[(module, name)]
@@ -591,17 +766,14 @@ class _Loader:
                 return _ALLOWED[key]
             raise pickle.UnpicklingError(_WEIGHTS_ONLY_HELP.format(
                 msg=f"Unsupported global: GLOBAL {key} was not an allowed global by default."))
-        found = _full_find(module, name)
-        if found is not None:
-            return found
-        return pickle.Unpickler.find_class(self._plain, module, name)
-
-    _plain = pickle.Unpickler(io.BytesIO(b""))
+        return _full_find(module, name)
 
     def persistent_load(self, pid: Any) -> _LoadedStorage:
         if not isinstance(pid, tuple) or not pid or pid[0] != "storage":
             raise pickle.UnpicklingError(f"torch.load: unknown persistent id {pid!r}")
-        storage_type, key, _location, numel = pid[1], str(pid[2]), pid[3], int(pid[4])
+        storage_type, key, location, numel = pid[1], str(pid[2]), pid[3], int(pid[4])
+        if isinstance(location, bytes):  # 1.12's _maybe_decode_ascii: Python 2 files
+            location = location.decode("ascii")
         if not isinstance(storage_type, _StorageType):
             if isinstance(storage_type, D.dtype):  # torch 2.x may write the dtype instead of a storage type
                 storage_type = _StorageType(storage_type)
@@ -610,6 +782,8 @@ class _Loader:
         st = self.storages.get(key)
         if st is None:
             arr = self.storage_reader(key, storage_type.dtype, numel)
+            if self.restore is not None:
+                arr = self.restore(arr, storage_type.dtype, str(location))
             st = self.storages[key] = _LoadedStorage(arr, storage_type.dtype)
         view_metadata = pid[5] if len(pid) > 5 else None
         if view_metadata is not None:  # legacy storage views: (view_key, offset, size) in elements
@@ -631,7 +805,22 @@ def _zip_record_offset(fp: BinaryIO, info: zipfile.ZipInfo) -> int:
     return info.header_offset + 30 + name_len + extra_len
 
 
-def _load_zip(fp: BinaryIO, weights_only: bool, mmap_path: Optional[str]) -> Any:
+class _LoadOptions:
+    """What torch.load was asked besides the file: how to unpickle and where storages go."""
+
+    __slots__ = ("weights_only", "pickle_module", "load_args", "restore")
+
+    def __init__(self, weights_only: bool, pickle_module: Any = None, load_args: Optional[Dict[str, Any]] = None,
+                 map_location: Any = None) -> None:
+        self.weights_only, self.pickle_module, self.load_args = weights_only, pickle_module, load_args
+        self.restore = _restorer(map_location)
+
+    def loader(self, storage_reader: Callable[[str, Any, int], np.ndarray], restore: bool = True) -> _Loader:
+        return _Loader(self.weights_only, storage_reader, self.pickle_module, self.load_args,
+                       self.restore if restore else None)
+
+
+def _load_zip(fp: BinaryIO, opts: _LoadOptions, mmap_path: Optional[str]) -> Any:
     with zipfile.ZipFile(fp) as zf:
         names = zf.namelist()
         pkl = next((n for n in names if n.endswith("/data.pkl") and n.count("/") == 1), None)
@@ -668,23 +857,27 @@ def _load_zip(fp: BinaryIO, weights_only: bool, mmap_path: Optional[str]) -> Any
                 arr = arr.byteswap()
             return arr
 
-        loader = _Loader(weights_only, read_storage)
+        loader = opts.loader(read_storage)
         with zf.open(pkl) as data_file:
             return loader.unpickler(io.BytesIO(data_file.read())).load()
 
 
-def _load_legacy(f: BinaryIO, weights_only: bool) -> Any:
+def _load_legacy(f: BinaryIO, opts: _LoadOptions) -> Any:
     """torch < 1.6's stream format (also written by `torch.save(..., _use_new_zipfile_serialization=False)`)."""
-    def small_unpickler(ff: BinaryIO) -> pickle.Unpickler:
-        return _Loader(weights_only, lambda *a: np.empty(0)).unpickler(ff)
+    def small_load(ff: BinaryIO) -> Any:
+        """One of the small pickles around the object: pickle_module.load reads them in 1.12 (restricted when
+        weights_only)."""
+        if opts.pickle_module is not None:
+            return opts.pickle_module.load(ff, **{"encoding": "utf-8", **(opts.load_args or {})})
+        return opts.loader(lambda *a: np.empty(0), restore=False).unpickler(ff).load()
 
-    magic = small_unpickler(f).load()
+    magic = small_load(f)
     if magic != _LEGACY_MAGIC:
         raise RuntimeError("Invalid magic number; corrupt file?")
-    proto = small_unpickler(f).load()
+    proto = small_load(f)
     if proto != _LEGACY_PROTOCOL_VERSION:
         raise RuntimeError(f"Invalid protocol version: {proto}")
-    sys_info = small_unpickler(f).load()
+    sys_info = small_load(f)
     little = sys_info.get("little_endian", True) if isinstance(sys_info, dict) else True
     main_start = f.tell()
     # Pass 1: skip the object pickle (storages are declared there but their bytes come after it).
@@ -694,8 +887,8 @@ def _load_legacy(f: BinaryIO, weights_only: bool) -> Any:
         declared[key] = (dtype, numel)
         return np.zeros(numel, dtype=_np_dtype(dtype))
 
-    _Loader(weights_only, declare).unpickler(f).load()
-    keys = small_unpickler(f).load()
+    opts.loader(declare, restore=False).unpickler(f).load()
+    keys = small_load(f)
     data: Dict[str, np.ndarray] = {}
     for key in keys:
         dtype, _ = declared[str(key)]
@@ -709,7 +902,7 @@ def _load_legacy(f: BinaryIO, weights_only: bool) -> Any:
     end = f.tell()
     # Pass 2: the real unpickle, now that every storage's bytes are known.
     f.seek(main_start)
-    result = _Loader(weights_only, lambda key, dtype, numel: data[key]).unpickler(f).load()
+    result = opts.loader(lambda key, dtype, numel: data[key]).unpickler(f).load()
     f.seek(end)
     return result
 
@@ -720,36 +913,42 @@ def load(f: FileLike, map_location: Any = None, pickle_module: Any = None, *, we
 
     weights_only (default True): only tensors, containers, numbers, strings and torch's allowed types are
     reconstructed; anything else raises `pickle.UnpicklingError`. `weights_only=False` runs the full
-    unpickler (only for trusted files). `map_location` (str / device / dict / callable) is accepted: one
-    process runs on one MindSpore device, so the data stays where MindSpore keeps it. `mmap=True` maps
-    storages copy-on-write from the file (path inputs only).
+    unpickler (only for trusted files). Passing another `pickle_module` (any module with pickle's `Unpickler`
+    and `load`, e.g. dill) unpickles with it and implies weights_only=False, as in torch 2.x; its
+    `pickle_load_args` go to its Unpickler (1.12). `map_location` as 1.12: a string or device names where every
+    storage goes, a dict maps saved locations, a callable is called as `map_location(storage, location)` once
+    per storage and what it returns (unless None) is used. An unknown location raises 1.12's RuntimeError;
+    CUDA locations are accepted and load onto the device MindSpore runs on (one process runs on one MindSpore
+    device). `mmap=True` maps storages copy-on-write from the file (path inputs only).
     """
+    custom = pickle_module is not None and pickle_module is not pickle
     if weights_only is None:
-        weights_only = True
-    if pickle_module is not None and pickle_module is not pickle:
-        raise NotImplementedError("torch.load(pickle_module=...): only the standard `pickle` module is supported")
+        weights_only = not custom  # torch 2.x: an explicit pickle module means the full unpickler
+    if weights_only and custom:
+        raise RuntimeError("Can not safely load weights when explicit pickle_module is specified")
     if map_location is not None and not isinstance(map_location, (str, dict, _device_cls)) and not callable(
             map_location):
         raise ValueError(f"torch.load: unsupported map_location {map_location!r}")
+    opts = _LoadOptions(bool(weights_only), pickle_module if custom else None, pickle_load_args, map_location)
     if isinstance(f, (str, os.PathLike)):
         path = os.fspath(f)
         with open(path, "rb") as fh:
-            return _load_file(fh, bool(weights_only), path if mmap else None)
+            return _load_file(fh, opts, path if mmap else None)
     if mmap:
         raise ValueError("torch.load(mmap=True) needs a file path")
     if not (hasattr(f, "read") and hasattr(f, "seek")):
         raise AttributeError(f"torch.load: expected a path or a readable, seekable file object, got {type(f)}")
-    return _load_file(f, bool(weights_only), None)
+    return _load_file(f, opts, None)
 
 
-def _load_file(fh: BinaryIO, weights_only: bool, mmap_path: Optional[str]) -> Any:
+def _load_file(fh: BinaryIO, opts: _LoadOptions, mmap_path: Optional[str]) -> Any:
     start = fh.tell()
     is_zip = zipfile.is_zipfile(fh)
     fh.seek(start)
     if is_zip:
         if start:
             fh = io.BytesIO(fh.read())  # zipfile needs the archive to start at offset 0 for header offsets
-        return _load_zip(fh, weights_only, mmap_path)
+        return _load_zip(fh, opts, mmap_path)
     if mmap_path is not None:
         raise RuntimeError("torch.load(mmap=True) is only supported for the zip format")
-    return _load_legacy(fh, weights_only)
+    return _load_legacy(fh, opts)

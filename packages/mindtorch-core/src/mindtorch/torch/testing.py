@@ -1,13 +1,14 @@
 """torch.testing: `assert_close` (and the deprecated `assert_allclose`), `make_tensor`, as in torch 1.12.
 
-Values are compared on the host in float64/complex128 (torch 1.12 promotes to those before comparing and reports
-its differences in them; torch 2.x reports them in the input dtype) with torch's rule
+Values are compared on the host in float64/complex128, integers and bools in int64 (torch 1.12 promotes to those
+before comparing and reports its differences in them; torch 2.x reports them in the input dtype) with torch's rule
 `|actual - expected| <= atol + rtol * |expected|`, the default tolerances chosen from the dtypes (torch's table),
-and torch's messages: a failure names the mismatch count, the greatest absolute and relative differences and where
-they are.
+and torch 1.12's messages: a failure names the mismatch count, the greatest absolute and relative differences and
+where they are; 0-d tensors and Python numbers are reported as "Scalars" with their two differences.
 """
 from __future__ import annotations
 
+import cmath
 import collections.abc
 import math
 from typing import Any, Callable, Optional, Sequence, Tuple, Union
@@ -24,6 +25,9 @@ _DEFAULT_TOLERANCES = {
     D.float16: (1e-3, 1e-5), D.bfloat16: (1.6e-2, 1e-5), D.float32: (1.3e-6, 1e-5), D.float64: (1e-7, 1e-7),
     D.complex64: (1.3e-6, 1e-5), D.complex128: (1e-7, 1e-7),
 }
+
+
+_NUMBER_DTYPES = {int: D.int64, float: D.float64, complex: D.complex128}  # torch 1.12's NumberPair._TYPE_TO_DTYPE
 
 
 def _tolerances(*dtypes: Any, rtol: Optional[float], atol: Optional[float]) -> Tuple[float, float]:
@@ -66,51 +70,78 @@ def _fail(exc: type, default: str, msg: Union[str, Callable[[str], str], None], 
     raise exc(text)
 
 
-def _compare_values(a: np.ndarray, b: np.ndarray, rtol: float, atol: float, equal_nan: bool, kind: str,
-                    msg: Any, path: str) -> None:
-    if a.dtype == np.bool_ or b.dtype == np.bool_:
-        bad = a != b
-        if bad.any():
-            n = int(bad.sum())
-            _fail(AssertionError, f"{kind} are not equal!\n\nMismatched elements: {n} / {bad.size} "
-                  f"({100.0 * n / bad.size:.1f}%)", msg, path)
-        return
-    complex_ = np.iscomplexobj(a) or np.iscomplexobj(b)
-    a = a.astype(np.complex128 if complex_ else np.float64)
-    b = b.astype(np.complex128 if complex_ else np.float64)
-    with np.errstate(invalid="ignore", over="ignore"):
+def _mismatch_msg(kind: str, exact: bool, extra: Optional[str], abs_diff: Any, abs_idx: Optional[tuple],
+                  atol: float, rel_diff: Any, rel_idx: Optional[tuple], rtol: float) -> str:
+    """torch 1.12's _make_mismatch_msg, to the character (its trailing newline included; 2.x strips it)."""
+    def line(what: str, diff: Any, idx: Optional[tuple], tol: float) -> str:
+        if idx is None:
+            text = f"{what.title()} difference: {diff}"
+        else:
+            text = f"Greatest {what} difference: {diff} at index {idx}"
+        if not exact:
+            text += f" (up to {tol} allowed)"
+        return text + "\n"
+
+    text = f"{kind} are not {'equal' if exact else 'close'}!\n\n"
+    if extra:
+        text += f"{extra}\n"
+    return text + line("absolute", abs_diff, abs_idx, atol) + line("relative", rel_diff, rel_idx, rtol)
+
+
+def _scalar_msg(actual: Any, expected: Any, rtol: float, atol: float) -> str:
+    """torch 1.12's make_scalar_mismatch_msg (Python numbers: an int difference prints as an int). torch 2.x adds
+    an "Expected ... but got ..." line that 1.12 does not have."""
+    abs_diff = abs(actual - expected)
+    rel_diff = float("inf") if expected == 0 else abs_diff / abs(expected)
+    return _mismatch_msg("Scalars", rtol == 0 and atol == 0, None, abs_diff, None, atol, rel_diff, None, rtol)
+
+
+def _compare_values(a: np.ndarray, b: np.ndarray, rtol: float, atol: float, equal_nan: bool, msg: Any,
+                    path: str) -> None:
+    """torch 1.12's TensorLikePair._compare_regular_values: both promoted to the widest dtype of their kind
+    (complex128, float64, or int64 for integers and bools), compared with torch.isclose's rule; a 0-d pair is
+    reported as scalars, others with the mismatch count and the greatest differences (integer absolute
+    differences print as integers, their relative ones are a float32 division, as torch's int64 true division)."""
+    if np.iscomplexobj(a) or np.iscomplexobj(b):
+        kind = np.complex128
+    elif a.dtype.kind == "f" or b.dtype.kind == "f":
+        kind = np.float64
+    else:
+        kind = np.int64
+    a, b = a.astype(kind), b.astype(kind)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         diff = np.abs(a - b)
-        close = (a == b) | (diff <= atol + rtol * np.abs(b))
-    if equal_nan:
-        close |= np.isnan(a) & np.isnan(b)
+        close = a == b
+        if rtol or atol:
+            close |= np.isfinite(diff) & (diff <= atol + rtol * np.abs(b))
+        if equal_nan and kind is not np.int64:
+            close |= np.isnan(a) & np.isnan(b)
     if close.all():
         return
+    if a.ndim == 0:
+        _fail(AssertionError, _scalar_msg(a.item(), b.item(), rtol, atol), msg, path)
     total = close.size
     n = int((~close).sum())
-    exact = rtol == 0 and atol == 0
-    head = (f"{kind} are not {'equal' if exact else 'close'}!\n\n"
-            f"Mismatched elements: {n} / {total} ({100.0 * n / total:.1f}%)")
+    extra = f"Mismatched elements: {n} / {total} ({n / total:.1%})"
     with np.errstate(invalid="ignore", divide="ignore"):
-        diff = np.where(close, 0.0, diff)
-        rel = np.where(close, 0.0, diff / np.abs(b))
-    nan_diff = np.where(np.isnan(diff), np.inf, diff)
-    i = int(np.argmax(nan_diff))
-    j = int(np.argmax(np.where(np.isnan(rel), np.inf, rel)))
-    shape = close.shape
+        diff = np.where(close, 0, diff)
+        if kind is np.int64:
+            rel = diff.astype(np.float32) / np.abs(b).astype(np.float32)
+        else:
+            rel = diff / np.abs(b)
+        rel = np.where(close, 0, rel)
 
-    def where(k: int) -> str:
-        return f" at index {tuple(int(v) for v in np.unravel_index(k, shape))}" if shape else ""
+    def greatest(values: np.ndarray) -> Tuple[Any, tuple]:
+        """torch.max over the flat values: a NaN wins (the first one), else the first maximum."""
+        flat = values.reshape(-1)
+        nans = np.flatnonzero(np.isnan(flat)) if flat.dtype.kind == "f" else ()
+        k = int(nans[0]) if len(nans) else int(np.argmax(flat))
+        return flat[k].item(), tuple(int(v) for v in np.unravel_index(k, values.shape))
 
-    def num(v: float) -> str:
-        return repr(float(v)) if not math.isnan(v) else "nan"
-
-    if exact:
-        text = (f"{head}\nGreatest absolute difference: {num(diff.flat[i])}{where(i)}\n"
-                f"Greatest relative difference: {num(rel.flat[j])}{where(j)}")
-    else:
-        text = (f"{head}\nGreatest absolute difference: {num(diff.flat[i])}{where(i)} (up to {atol} allowed)\n"
-                f"Greatest relative difference: {num(rel.flat[j])}{where(j)} (up to {rtol} allowed)")
-    _fail(AssertionError, text, msg, path)
+    abs_diff, abs_idx = greatest(diff)
+    rel_diff, rel_idx = greatest(rel)
+    _fail(AssertionError, _mismatch_msg("Tensor-likes", rtol == 0 and atol == 0, extra, abs_diff, abs_idx, atol,
+                                        rel_diff, rel_idx, rtol), msg, path)
 
 
 def _assert_pair(actual: Any, expected: Any, rtol: Optional[float], atol: Optional[float], equal_nan: bool,
@@ -132,7 +163,7 @@ def _assert_pair(actual: Any, expected: Any, rtol: Optional[float], atol: Option
             _fail(AssertionError, f"The values for attribute 'dtype' do not match: {D.torch_name(da)} != "
                   f"{D.torch_name(db)}.", msg, path)
         r, t = _tolerances(da, db, rtol=rtol, atol=atol)
-        _compare_values(np.asarray(a), np.asarray(b), r, t, equal_nan, "Tensor-likes", msg, path)
+        _compare_values(np.asarray(a), np.asarray(b), r, t, equal_nan, msg, path)
         return
     numbers = (bool, int, float, complex, np.number, np.bool_)
     if isinstance(actual, numbers) and isinstance(expected, numbers):
@@ -143,13 +174,19 @@ def _assert_pair(actual: Any, expected: Any, rtol: Optional[float], atol: Option
             if bool(actual) != bool(expected):
                 _fail(AssertionError, f"Booleans mismatch: {actual} is not {expected}", msg, path)
             return
+        # torch 1.12's NumberPair: numpy numbers as their Python values, tolerances from each type's dtype
+        actual = actual.item() if isinstance(actual, np.generic) else actual
+        expected = expected.item() if isinstance(expected, np.generic) else expected
         if check_dtype and type(actual) is not type(expected):
             _fail(AssertionError, f"The (d)types do not match: {type(actual)} != {type(expected)}.", msg, path)
-        # torch's NumberPair: floats get float64's tolerances, ints/complex exactness follows their type
-        kind = D.float64 if isinstance(actual, float) or isinstance(expected, float) else (
-            D.complex128 if isinstance(actual, complex) or isinstance(expected, complex) else D.int64)
-        r, t = _tolerances(kind, rtol=rtol, atol=atol)
-        _compare_values(np.asarray(actual), np.asarray(expected), r, t, equal_nan, "Scalars", msg, path)
+        r, t = _tolerances(*(_NUMBER_DTYPES.get(type(x), D.float64) for x in (actual, expected)), rtol=rtol,
+                           atol=atol)
+        if actual == expected or (equal_nan and cmath.isnan(actual) and cmath.isnan(expected)):
+            return
+        abs_diff = abs(actual - expected)
+        if cmath.isfinite(abs_diff) and abs_diff <= t + r * abs(expected):
+            return
+        _fail(AssertionError, _scalar_msg(actual, expected, r, t), msg, path)
         return
     if isinstance(actual, str) or isinstance(expected, str):
         _fail(TypeError, f"No comparison pair was able to handle inputs of type {_type(actual)} and "

@@ -96,6 +96,74 @@ def manual_seed_all(seed: int) -> None:
     manual_seed(seed)
 
 
+# The "CUDA" random stream. Random numbers are drawn on the host for every target (_random.py), so on GPU/Ascend
+# the device's generator is the global one: these read and set it. On the CPU target there is no CUDA, and they do
+# what torch 1.12 does without CUDA: seeding and setting states are queued calls that never run (no-ops), the
+# per-device lists are empty, and reading a seed or state raises. (manual_seed seeds the global generator on every
+# target, as it already did here.)
+def _lazy_init() -> None:
+    """torch 1.12's `torch.cuda._lazy_init` on a build without CUDA."""
+    if not is_available():
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+
+def seed() -> None:
+    """Seed the device generator with a random number (a no-op without CUDA, as in torch)."""
+    if is_available():
+        from .. import _random
+
+        _random.seed()
+
+
+def seed_all() -> None:
+    seed()
+
+
+def initial_seed() -> int:
+    """The device generator's seed (raises without CUDA, as in torch 1.12)."""
+    _lazy_init()
+    from .. import _random
+
+    return _random.initial_seed()
+
+
+def get_rng_state(device: Any = "cuda") -> Any:
+    """The device generator's state as a uint8 tensor (raises without CUDA, as in torch 1.12)."""
+    _lazy_init()
+    from .. import _random
+
+    return _random.get_rng_state()
+
+
+def set_rng_state(new_state: Any, device: Any = "cuda") -> None:
+    """Set the device generator's state (a no-op without CUDA: torch 1.12 copies the state and queues the call)."""
+    new_state = new_state.clone()  # 1.12 clones first: a non-tensor fails here on every machine
+    if is_available():
+        from .. import _random
+
+        _random.set_rng_state(new_state)
+
+
+def get_rng_state_all() -> list:
+    """One state per device: [] without CUDA."""
+    return [get_rng_state(i) for i in range(device_count())]
+
+
+def set_rng_state_all(new_states: Any) -> None:
+    for i, state in enumerate(new_states):
+        set_rng_state(state, i)
+
+
+def is_bf16_supported() -> bool:
+    """Whether the device computes in bfloat16: Ascend does; a GPU from compute capability 8 (1.12's rule). Without
+    CUDA torch 1.12 raises (it reads the current device's properties); 2.x returns False."""
+    _lazy_init()
+    if _ms.device_target() != "GPU":
+        return True
+    capability = ms.hal.get_device_capability(_current, "GPU")
+    return capability is not None and capability[0] >= 8
+
+
 def is_initialized() -> bool:
     return is_available()
 

@@ -233,12 +233,30 @@ def convert_numpy(data: Any) -> Any:
     return _convert(data, in_main=False)
 
 
+# Sequences that never hold tensors: passed through whole (walking a large bytearray item by item would be slow)
+_OPAQUE = (str, bytes, bytearray, memoryview, range)
+
+
+def _map_sequence(fn: Any, data: Sequence[Any]) -> Any:
+    """fn over the items of a sequence, rebuilt as torch 1.12's collate builds it: `type(data)(list)`, a list when
+    the type cannot be built from one. Any Sequence counts (deque, UserList, user classes), since _collate makes
+    those from a batch of them. A non-list/tuple sequence whose items all come back unchanged is returned as it
+    is, so a user's own sequence type is not turned into a list on the way."""
+    out_list = [fn(d) for d in data]
+    if not isinstance(data, (list, tuple)) and all(o is d for o, d in zip(out_list, data)):
+        return data
+    try:
+        return type(data)(out_list)
+    except TypeError:
+        return out_list
+
+
 def to_wire(data: Any) -> Any:
-    """Make the output of a user collate_fn process-safe: MindSpore tensors (in standard containers) become
-    `TensorPayload`s; everything else is left alone."""
+    """Make the output of a user collate_fn process-safe: MindSpore tensors (in mappings, namedtuples and any
+    Sequence) become `TensorPayload`s; everything else is left alone."""
     if isinstance(data, ms.Tensor):
         return _tensor_to_numpy(data)
-    if isinstance(data, (str, bytes, np.ndarray, TensorPayload)) or data is None:
+    if isinstance(data, _OPAQUE + (np.ndarray, TensorPayload)) or data is None:
         return data
     if isinstance(data, collections.abc.Mapping):
         out = {k: to_wire(v) for k, v in data.items()}
@@ -248,12 +266,8 @@ def to_wire(data: Any) -> Any:
             return out
     if _is_namedtuple(data):
         return type(data)(*(to_wire(d) for d in data))
-    if isinstance(data, (list, tuple)):
-        out_list = [to_wire(d) for d in data]
-        try:
-            return type(data)(out_list)
-        except TypeError:
-            return out_list
+    if isinstance(data, collections.abc.Sequence):
+        return _map_sequence(to_wire, data)
     return data
 
 
@@ -267,7 +281,7 @@ def from_wire(data: Any) -> Any:
             t.__class__ = Tensor
             return t
         return from_numpy_array(data.array)
-    if isinstance(data, (str, bytes, np.ndarray, ms.Tensor)) or data is None:
+    if isinstance(data, _OPAQUE + (np.ndarray, ms.Tensor)) or data is None:
         return data
     if isinstance(data, collections.abc.Mapping):
         out = {k: from_wire(v) for k, v in data.items()}
@@ -277,12 +291,8 @@ def from_wire(data: Any) -> Any:
             return out
     if _is_namedtuple(data):
         return type(data)(*(from_wire(d) for d in data))
-    if isinstance(data, (list, tuple)):
-        out_list = [from_wire(d) for d in data]
-        try:
-            return type(data)(out_list)
-        except TypeError:
-            return out_list
+    if isinstance(data, collections.abc.Sequence):
+        return _map_sequence(from_wire, data)
     return data
 
 
