@@ -2,7 +2,9 @@
 training styles), compared with real torch 2.13's CPU autocast and GradScaler.
 
 torch 1.12 has GradScaler only as torch.cuda.amp.GradScaler; the reference here is 2.13's
-torch.amp.GradScaler("cpu"), whose scaling logic is the same as 1.12's CUDA one.
+torch.amp.GradScaler("cpu"), whose scaling logic is the same as 1.12's CUDA one. Without an accelerator
+(`torch.cuda.is_available()` False) torch.cuda.amp.GradScaler disables itself, as in torch: the tests run
+mindtorch's torch.amp.GradScaler("cpu"), and torch.cuda.amp.GradScaler with an accelerator simulated.
 """
 import numpy as np
 import pytest
@@ -84,7 +86,7 @@ def _mlp(t, w1, w2):
     return m
 
 
-def _run_amp_training(t, style, steps=8, inf_at=(2, 5)):
+def _run_amp_training(t, style, steps=8, inf_at=(2, 5), cuda_scaler=False):
     rng = np.random.RandomState(0)
     w1, w2 = rng.randn(16, 8).astype(np.float32) * 0.3, rng.randn(4, 16).astype(np.float32) * 0.3
     xs = [rng.randn(32, 8).astype(np.float32) for _ in range(steps)]
@@ -92,8 +94,8 @@ def _run_amp_training(t, style, steps=8, inf_at=(2, 5)):
     model = _mlp(t, w1, w2)
     opt = t.optim.SGD(model.parameters(), lr=0.05)
     is_ref = t.__name__ == "torch"
-    scaler = t.amp.GradScaler("cpu", init_scale=2.0 ** 10, growth_interval=3) if is_ref else \
-        t.cuda.amp.GradScaler(init_scale=2.0 ** 10, growth_interval=3)
+    scaler = t.cuda.amp.GradScaler(init_scale=2.0 ** 10, growth_interval=3) if cuda_scaler and not is_ref else \
+        t.amp.GradScaler("cpu", init_scale=2.0 ** 10, growth_interval=3)
     crit = t.nn.CrossEntropyLoss()
     losses, scales = [], []
     for i in range(steps):
@@ -129,16 +131,26 @@ def _run_amp_training(t, style, steps=8, inf_at=(2, 5)):
     return losses, scales, model[0].weight.detach().numpy().copy()
 
 
+@pytest.fixture
+def accelerator(monkeypatch):
+    """As on a MindSpore GPU/Ascend target: torch.cuda.is_available() is True (torch.cuda.amp.GradScaler
+    stays enabled there)."""
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+
+
 @pytest.mark.parametrize("style", ["backward", "functional"])
-def test_grad_scaler_training_matches_torch(reftorch, style):
-    losses, scales, w = _run_amp_training(torch, style)
+@pytest.mark.parametrize("cuda_scaler", [False, True], ids=["amp-cpu", "cuda-amp"])
+def test_grad_scaler_training_matches_torch(reftorch, request, style, cuda_scaler):
+    if cuda_scaler:
+        request.getfixturevalue("accelerator")
+    losses, scales, w = _run_amp_training(torch, style, cuda_scaler=cuda_scaler)
     r_losses, r_scales, r_w = _run_amp_training(reftorch, "backward")
     assert scales == r_scales  # same skipped steps, same growth/backoff schedule
     np.testing.assert_allclose(losses, r_losses, rtol=5e-3, atol=5e-3)
     np.testing.assert_allclose(w, r_w, rtol=5e-3, atol=5e-3)
 
 
-def test_grad_scaler_state_dict_and_errors():
+def test_grad_scaler_state_dict_and_errors(accelerator):
     s = torch.cuda.amp.GradScaler(init_scale=8.0, growth_interval=5)
     assert s.get_scale() == 8.0
     sd = s.state_dict()
@@ -147,8 +159,10 @@ def test_grad_scaler_state_dict_and_errors():
     s2 = torch.cuda.amp.GradScaler()
     s2.load_state_dict(sd)
     assert s2.get_scale() == 8.0 and s2.get_growth_interval() == 5
-    with pytest.raises(ValueError):
+    with pytest.raises(AssertionError, match="The growth factor must be > 1.0."):  # 1.12: an `assert`
         torch.cuda.amp.GradScaler(growth_factor=0.5)
+    with pytest.raises(AssertionError, match="The backoff factor must be < 1.0."):
+        torch.amp.GradScaler("cpu", backoff_factor=2.0)
     disabled = torch.cuda.amp.GradScaler(enabled=False)
     x = torch.ones(2)
     assert disabled.scale(x) is x and disabled.state_dict() == {}

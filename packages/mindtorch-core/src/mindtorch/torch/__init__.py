@@ -111,6 +111,7 @@ from ._settings import (  # noqa: E402,F401
     channels_last_3d,
     contiguous_format,
     e,
+    newaxis,
     get_deterministic_debug_mode,
     get_float32_matmul_precision,
     get_num_interop_threads,

@@ -11,6 +11,7 @@ inf = math.inf
 nan = math.nan
 pi = math.pi
 e = math.e
+newaxis = None  # (x[:, torch.newaxis])
 
 
 class memory_format:

@@ -6,6 +6,7 @@ Python protocols. Every math/shape/indexing method is attached from the op table
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Iterator
 
 import mindspore as ms
@@ -83,8 +84,8 @@ def infer_dtype(data: Any) -> Any:
         return D.get_default_dtype()
     if isinstance(data, complex):
         return D.scalar_dtype(data)  # complex64, complex128 under a float64 default dtype (torch)
-    if isinstance(data, (list, tuple)):
-        best = None
+    if isinstance(data, (list, tuple, range)) or (isinstance(data, Sequence) and not isinstance(data, (str, bytes))):
+        best = None  # (torch takes any Python sequence: range, deque, ...)
         for x in data:
             d = infer_dtype(x)
             best = d if best is None else D.promote_types(best, d)
@@ -291,6 +292,14 @@ class Tensor(TensorAutogradMixin, _MsTensor):
 
     @property
     def is_mkldnn(self) -> bool:
+        return False
+
+    @property
+    def is_xla(self) -> bool:
+        return False
+
+    @property
+    def is_ipu(self) -> bool:
         return False
 
     @property
@@ -503,10 +512,24 @@ class Tensor(TensorAutogradMixin, _MsTensor):
         return (_rebuild_from_numpy, (arr, self.dtype, bool(getattr(self, "_requires_grad", False))))
 
     def __deepcopy__(self, memo: dict) -> "Tensor":
+        """torch 1.12's: graph leaves only; the copy keeps requires_grad, a deep copy of `.grad` and the user's
+        attributes (the `_mt_*` bookkeeping of this tensor - hooks, view bases, versions - is not the copy's)."""
+        from copy import deepcopy  # (local: only this method of the module copies)
+
+        if not self._is_leaf:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                               "protocol at the moment")
         if id(self) in memo:
             return memo[id(self)]
-        new = _rebuild_from_numpy(np.array(self.__array__()), self.dtype, False)
-        memo[id(self)] = new
+        new = _rebuild_from_numpy(np.array(self.__array__()), self.dtype, bool(self._requires_grad))
+        memo[id(self)] = new  # before the attributes: one of them may refer back to this tensor
+        if self._grad is not None:
+            new.grad = deepcopy(self.grad, memo)
+        for key, value in self.__dict__.items():
+            if key == "_mt_zero_grad":  # a lazily zeroed .grad (optimizer.zero_grad()): zeros in the copy too
+                new.__dict__[key] = value
+            elif not key.startswith("_mt_"):
+                new.__dict__[key] = deepcopy(value, memo)
         return new
 
     def __copy__(self) -> "Tensor":

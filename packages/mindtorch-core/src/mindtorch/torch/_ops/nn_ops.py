@@ -12,9 +12,10 @@ compose from differentiable primitives where MindSpore's fused kernel is missing
 """
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
-from typing import Any, List, NoReturn, Optional, Sequence, Tuple
+from typing import Any, Callable, List, NoReturn, Optional, Sequence, Tuple
 
 import mindspore as ms
 import numpy as np
@@ -1372,13 +1373,8 @@ def normalize(input: Any, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out:
 
 
 def _pnorm(x: Any, p: float, dim: Any, keepdim: bool = False) -> Any:
-    if p == 2:
-        return ops.sqrt(ops.sum(ops.mul(x, x), dim, keepdim))
-    if p == 1:
-        return ops.sum(ops.abs(x), dim, keepdim)
-    if p == float("inf"):
-        return ops.amax(ops.abs(x), dim, keepdim)
-    return ops.pow(ops.sum(ops.pow(ops.abs(x), _sc(p, x)), dim, keepdim), _sc(1.0 / p, x))
+    """torch.norm's vector p-norm (one implementation; its gradient at a zero vector is torch's 0, not NaN)."""
+    return kernel("norm")(x, float(p), dim, keepdim)
 
 
 # ----------------------------------------------------------------------------------------------- dropout
@@ -1407,38 +1403,74 @@ def dropout(input: Any, p: float = 0.5, training: bool = True, inplace: bool = F
     return write_back(input, out) if inplace else out
 
 
-def _feature_dropout(input: Any, p: float, training: bool, inplace: bool, spatial: int) -> Any:
+def _feature_dropout(input: Any, p: float, training: bool, inplace: bool, unbatched: bool) -> Any:
+    """torch 1.12's `_VF.feature_dropout` as F.dropout1d/2d/3d call it: one keep/drop draw per (dim 0, dim 1)
+    pair, broadcast over the other dims. `unbatched`: the caller's input has no batch dim and torch gives it one
+    of size 1 first (`input.unsqueeze(0)`), so the draw is per index of dim 0."""
     _check_p(p)
-    if not training or p == 0.0:
-        return input if inplace else ops.identity(input)
     shp = _shape(input)
-    batched = input.ndim == spatial + 2
-    mshape = shp[:2] if batched else shp[:1]
-    mshape = tuple(mshape) + (1,) * (input.ndim - len(mshape))
+    # ATen returns the input untouched before it checks the rank (`_dropout_impl`)
+    if not training or p == 0.0 or 0 in shp:
+        return input if inplace else ops.identity(input)
+    if len(shp) + unbatched < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     if p == 1.0:
         out = ops.mul(input, _scalar(0.0, input))
     else:
-        out = ops.mul(input, ops.mul(_keep_mask(mshape, p, input.dtype), 1.0 / (1.0 - p)))
+        lead = 1 if unbatched else 2  # (1, C, 1, ...) with the size-1 batch dim left out: (C, 1, ...)
+        mshape = tuple(shp[:lead]) + (1,) * (len(shp) - lead)
+        out = ops.mul(input, ops.mul(_keep_mask(mshape, p, input.dtype), _sc(1.0 / (1.0 - p), input)))
     return write_back(input, out) if inplace else out
+
+
+def _warn_dropout_rank(name: str, ndim: int, spatial: int) -> None:
+    warnings.warn(
+        f"{name}: Received a {ndim}-D input to {name}, which is deprecated and will result in an error in a future "
+        "release. To retain the behavior and silence this warning, please use dropout instead. Note that "
+        f"{name} exists to provide channel-wise dropout on inputs with {spatial} spatial dimensions, a channel "
+        f"dimension, and an optional batch dimension (i.e. {spatial + 1}D or {spatial + 2}D inputs).")
 
 
 @register("dropout1d", function=False, method=False, namespaces=_NS)
 def dropout1d(input: Any, p: float = 0.5, training: bool = True, inplace: bool = False) -> Any:
-    """Zero whole channels: input (N, C, L) or (C, L)."""
+    """Zero whole channels: input (N, C, L) or unbatched (C, L)."""
+    _check_p(p)
     if input.ndim not in (2, 3):
-        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input.")
-    return _feature_dropout(input, p, training, inplace, 1)
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. Note that dropout1d exists to "
+            "provide channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, and an optional "
+            "batch dimension (i.e. 2D or 3D inputs).")
+    return _feature_dropout(input, p, training, inplace, input.ndim == 2)
 
 
 @register("dropout2d", function=False, method=False, namespaces=_NS)
 def dropout2d(input: Any, p: float = 0.5, training: bool = True, inplace: bool = False) -> Any:
-    """Zero whole channels: input (N, C, H, W) or (C, H, W)."""
-    return _feature_dropout(input, p, training, inplace, 2)
+    """Zero whole channels of input (N, C, H, W). torch 1.12 has no unbatched form here: a 3-D input is taken
+    as (N, C, L) (1-D channel dropout, with a warning), and any rank drops whole (dim 0, dim 1) slices (2-D:
+    single elements), with a deprecation warning for ranks other than 3 and 4."""
+    _check_p(p)
+    ndim = input.ndim
+    if ndim not in (3, 4):
+        _warn_dropout_rank("dropout2d", ndim, 2)
+    if ndim == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior is "
+            "desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior will "
+            "change in a future release to interpret the input as one without a batch dimension, i.e. shape "
+            "(C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using dropout1d "
+            "instead.")
+    return _feature_dropout(input, p, training, inplace, False)
 
 
 @register("dropout3d", function=False, method=False, namespaces=_NS)
 def dropout3d(input: Any, p: float = 0.5, training: bool = True, inplace: bool = False) -> Any:
-    return _feature_dropout(input, p, training, inplace, 3)
+    """Zero whole channels: input (N, C, D, H, W); any other rank is taken as unbatched (4-D: (C, D, H, W)),
+    with a deprecation warning for ranks other than 4 and 5 (torch 1.12)."""
+    _check_p(p)
+    ndim = input.ndim
+    if ndim not in (4, 5):
+        _warn_dropout_rank("dropout3d", ndim, 3)
+    return _feature_dropout(input, p, training, inplace, ndim != 5)
 
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -1818,11 +1850,27 @@ def embedding(input: Any, weight: Any, padding_idx: Optional[int] = None, max_no
         # no gradient flows into weight[padding_idx]
         mask = ops.expand_dims(ops.equal(input, padding_idx), -1)
         out = ops.where(mask, _no_grad(out), out)
-    if scale_grad_by_freq:
-        raise NotImplementedError(
-            "torch.nn.functional.embedding(scale_grad_by_freq=True) is not supported by mindtorch; scale the "
-            "gradient of the weight yourself")
+    if scale_grad_by_freq and _ms.records_grad(out):
+        # each looked-up row's gradient divided by how often its id occurs in this batch (torch's
+        # embedding_dense_backward with scale_grad_by_freq)
+        ids = _MsTensor.asnumpy(input)
+        _, inverse, counts = np.unique(ids, return_inverse=True, return_counts=True)
+        scale = (1.0 / counts[inverse]).reshape(ids.shape + (1,)).astype(D.to_numpy_dtype(out.dtype))
+        out = _ScaleGrad.apply(out, _MsTensor.from_numpy(scale))
     return out
+
+
+class _ScaleGrad(Function):
+    """Identity forward; backward multiplies the gradient by `scale` (broadcast)."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, scale: Any) -> Any:
+        ctx.scale = scale
+        return ops.add(x, 0)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Tuple[Any, None]:
+        return ops.mul(grad, ctx.scale), None
 
 
 def _embedding_renorm(weight: Any, input: Any, max_norm: float, norm_type: float) -> None:
@@ -2242,10 +2290,8 @@ def pairwise_distance(x1: Any, x2: Any, p: float = 2.0, eps: float = 1e-6, keepd
 @register("cosine_similarity", method=False, namespaces=_NS)
 def cosine_similarity(x1: Any, x2: Any, dim: int = 1, eps: float = 1e-8) -> Any:
     """x1 . x2 / max(||x1|| ||x2||, eps) along dim (torch 1.12 clamps each norm: max(||x||, eps))."""
-    n1 = ops.sqrt(ops.sum(ops.mul(x1, x1), dim))
-    n1 = ops.clamp(n1, min=_sc(eps, n1))
-    n2 = ops.sqrt(ops.sum(ops.mul(x2, x2), dim))
-    n2 = ops.clamp(n2, min=_sc(eps, n2))
+    n1 = ops.clamp(_pnorm(x1, 2.0, dim), min=_sc(eps, x1))
+    n2 = ops.clamp(_pnorm(x2, 2.0, dim), min=_sc(eps, x2))
     return ops.div(ops.sum(ops.mul(x1, x2), dim), ops.mul(n1, n2))
 
 
@@ -2592,10 +2638,10 @@ def scaled_dot_product_attention(query: Any, key: Any, value: Any, attn_mask: An
     scores = ops.mul(scores, _sc(sc, scores))
     if is_causal:
         causal = _MsTensor(np.tril(np.ones((L, S), dtype=np.bool_)))
-        scores = ops.masked_fill(scores, ops.logical_not(causal), float("-inf"))
+        scores = ops.masked_fill(scores, ops.logical_not(causal), _scalar(float("-inf"), scores))
     if attn_mask is not None:
         if attn_mask.dtype == ms.bool_:
-            scores = ops.masked_fill(scores, ops.logical_not(attn_mask), float("-inf"))
+            scores = ops.masked_fill(scores, ops.logical_not(attn_mask), _scalar(float("-inf"), scores))
         else:
             scores = ops.add(scores, attn_mask)
     attn = softmax_impl(scores, -1)
@@ -2612,7 +2658,7 @@ def _merge_masks(attn_mask: Any, key_padding_mask: Any, bsz: int, num_heads: int
     if attn_mask is not None:
         m = attn_mask
         if m.dtype == ms.bool_:
-            m = ops.masked_fill(ops.zeros(m.shape, dtype), m, float("-inf"))
+            m = ops.masked_fill(ops.zeros(m.shape, dtype), m, _MsTensor(float("-inf"), dtype))
         else:
             m = ops.cast(m, dtype)
         if m.ndim == 2:
@@ -2623,7 +2669,7 @@ def _merge_masks(attn_mask: Any, key_padding_mask: Any, bsz: int, num_heads: int
     if key_padding_mask is not None:
         k = key_padding_mask
         if k.dtype == ms.bool_:
-            k = ops.masked_fill(ops.zeros(k.shape, dtype), k, float("-inf"))
+            k = ops.masked_fill(ops.zeros(k.shape, dtype), k, _MsTensor(float("-inf"), dtype))
         else:
             k = ops.cast(k, dtype)
         k = ops.reshape(k, (bsz, 1, 1, src_len))
@@ -2973,19 +3019,26 @@ def affine_grid(theta: Any, size: Sequence[int], align_corners: Optional[bool] =
 @register("grid_sample", function=False, method=False, namespaces=_NS)
 def grid_sample(input: Any, grid: Any, mode: str = "bilinear", padding_mode: str = "zeros",
                 align_corners: Optional[bool] = None) -> Any:
-    """Sample (N, C, H, W) at grid (N, Ho, Wo, 2) (x, y in [-1, 1]); bilinear/nearest, zeros/border/reflection
-    padding, by gathers (differentiable w.r.t. input and grid)."""
+    """Sample input (N, C, H, W) at grid (N, Ho, Wo, 2) of (x, y) in [-1, 1], or volumetric input (N, C, D, H, W)
+    at grid (N, Do, Ho, Wo, 3) of (x, y, z): bilinear (trilinear), nearest, bicubic (4-D only); zeros, border or
+    reflection padding. By gathers: differentiable w.r.t. input and grid."""
     if align_corners is None:
         align_corners = False
-    if input.ndim != 4:
-        raise NotImplementedError("grid_sample: only 4-D input (bilinear/nearest) is supported by mindtorch; "
-                                  "5-D (volumetric) sampling is not")
-    if mode not in ("bilinear", "nearest"):
-        raise NotImplementedError(f"grid_sample: mode '{mode}' is not supported by mindtorch (bilinear, nearest)")
-    n, c, h, w = _shape(input)
-    _, ho, wo, _ = _shape(grid)
-    gx, gy = ops.split(grid, 1, 3)
-    gx, gy = ops.squeeze(gx, 3), ops.squeeze(gy, 3)
+    nd = input.ndim - 2
+    if nd not in (2, 3) or grid.ndim != input.ndim:
+        raise RuntimeError(f"grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, but "
+                           f"got input with sizes {list(_shape(input))} and grid with sizes {list(_shape(grid))}")
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but "
+                         f"got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+                         f"'reflection', but got: '{padding_mode}'")
+    if mode == "bicubic" and nd == 3:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    n, c = _shape(input)[:2]
+    sizes = tuple(reversed(_shape(input)[2:]))  # (W, H[, D]): the order of the grid's (x, y[, z])
+    out_sp = _shape(grid)[1:-1]
 
     def unnorm(g: Any, size: int) -> Any:
         if align_corners:
@@ -3005,44 +3058,88 @@ def grid_sample(input: Any, grid: Any, mode: str = "bilinear", padding_mode: str
         x = ops.where(ops.gt(extra, half), ops.sub(span, extra), extra)
         return ops.add(x, lo)
 
-    ix, iy = unnorm(gx, w), unnorm(gy, h)
-    if padding_mode == "border":
-        ix, iy = ops.clamp(ix, 0.0, float(w - 1)), ops.clamp(iy, 0.0, float(h - 1))
-    elif padding_mode == "reflection":
-        ix, iy = reflect(ix, w), reflect(iy, h)
-        ix, iy = ops.clamp(ix, 0.0, float(w - 1)), ops.clamp(iy, 0.0, float(h - 1))
-    elif padding_mode != "zeros":
-        raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
-                         f"'reflection', but got: '{padding_mode}'")
-    flat = _reshape(input, (n, c, h * w))
+    def bound(coord: Any, size: int) -> Any:
+        if padding_mode == "border":
+            return ops.clamp(coord, 0.0, float(size - 1))
+        if padding_mode == "reflection":
+            return ops.clamp(reflect(coord, size), 0.0, float(size - 1))
+        return coord
 
-    def tap(xi: Any, yi: Any) -> Any:
-        """input values at integer (xi, yi) (N, Ho, Wo), zero outside."""
-        valid = ops.logical_and(ops.logical_and(ops.ge(xi, 0), ops.le(xi, w - 1)),
-                                ops.logical_and(ops.ge(yi, 0), ops.le(yi, h - 1)))
-        xc = ops.clamp(xi, 0, w - 1)
-        yc = ops.clamp(yi, 0, h - 1)
-        lin = ops.cast(ops.add(ops.mul(yc, w), xc), ms.int32)
-        lin = ops.tile(ops.expand_dims(_reshape(lin, (n, ho * wo)), 1), (1, c, 1))
-        vals = _reshape(ops.gather_elements(flat, 2, lin), (n, c, ho, wo))
-        return ops.mul(vals, ops.expand_dims(ops.cast(valid, input.dtype), 1))
+    coords = [unnorm(ops.squeeze(g, nd + 1), size) for g, size in zip(ops.split(grid, 1, nd + 1), sizes)]
+    flat = _reshape(input, (n, c, -1))
+    dims = (n, c, sizes, out_sp)
+    if mode == "bicubic":
+        return _grid_sample_bicubic(flat, coords, dims, bound)
+    coords = [bound(g, size) for g, size in zip(coords, sizes)]
+    if mode == "nearest":  # round half to even, as torch (nearbyint)
+        return _grid_tap(flat, [ops.cast(ops.round(g), ms.int32) for g in coords], dims)
+    lows = [ops.floor(g) for g in coords]
+    fracs = [ops.sub(g, lo) for g, lo in zip(coords, lows)]
+    lows = [ops.cast(lo, ms.int32) for lo in lows]
+    out = None
+    for corner in itertools.product((0, 1), repeat=nd):  # the 2**nd neighbours, weights the product of 1-t / t
+        weight = None
+        for k, bit in enumerate(corner):
+            wk = fracs[k] if bit else ops.sub(1.0, fracs[k])
+            weight = wk if weight is None else ops.mul(weight, wk)
+        idx = [ops.add(lo, 1) if bit else lo for lo, bit in zip(lows, corner)]
+        v = ops.mul(_grid_tap(flat, idx, dims), ops.expand_dims(weight, 1))
+        out = v if out is None else ops.add(out, v)
+    return out
 
-    if mode == "nearest":
-        # round half to even, as torch (nearbyint)
-        return tap(ops.cast(ops.round(ix), ms.int32), ops.cast(ops.round(iy), ms.int32))
-    x0 = ops.floor(ix)
-    y0 = ops.floor(iy)
-    wx1 = ops.sub(ix, x0)
-    wy1 = ops.sub(iy, y0)
-    wx0 = ops.sub(1.0, wx1)
-    wy0 = ops.sub(1.0, wy1)
-    x0i, y0i = ops.cast(x0, ms.int32), ops.cast(y0, ms.int32)
-    x1i, y1i = ops.add(x0i, 1), ops.add(y0i, 1)
-    e = lambda t: ops.expand_dims(t, 1)  # noqa: E731
-    out = ops.mul(tap(x0i, y0i), e(ops.mul(wx0, wy0)))
-    out = ops.add(out, ops.mul(tap(x1i, y0i), e(ops.mul(wx1, wy0))))
-    out = ops.add(out, ops.mul(tap(x0i, y1i), e(ops.mul(wx0, wy1))))
-    out = ops.add(out, ops.mul(tap(x1i, y1i), e(ops.mul(wx1, wy1))))
+
+def _grid_tap(flat: Any, idx: Sequence[Any], dims: Tuple[Any, ...]) -> Any:
+    """Values of flat (N, C, prod(sizes)) at integer pixel coordinates idx ((x, y[, z]), each (N, *out)) ->
+    (N, C, *out), zero outside."""
+    n, c, sizes, out_sp = dims
+    valid, lin, stride = None, None, 1
+    for xi, size in zip(idx, sizes):  # x is the fastest-moving (last) dim of the input
+        ok = ops.logical_and(ops.ge(xi, 0), ops.le(xi, size - 1))
+        valid = ok if valid is None else ops.logical_and(valid, ok)
+        term = ops.mul(ops.clamp(xi, 0, size - 1), stride)
+        lin = term if lin is None else ops.add(lin, term)
+        stride *= size
+    m = int(np.prod(out_sp))
+    lin = ops.tile(ops.expand_dims(_reshape(ops.cast(lin, ms.int32), (n, m)), 1), (1, c, 1))
+    vals = _reshape(ops.gather_elements(flat, 2, lin), (n, c, *out_sp))
+    return ops.mul(vals, ops.expand_dims(ops.cast(valid, flat.dtype), 1))
+
+
+_BICUBIC_A = -0.75  # torch's cubic convolution coefficient
+
+
+def _cubic_weights(t: Any) -> List[Any]:
+    """The 4 cubic-convolution weights of taps -1, 0, 1, 2 at fractional offset t (torch's
+    get_cubic_upsample_coefficients)."""
+    a = _BICUBIC_A
+
+    def near(x: Any) -> Any:  # ((A + 2) x - (A + 3)) x^2 + 1, |x| <= 1
+        return ops.add(ops.mul(ops.mul(ops.sub(ops.mul(x, a + 2.0), a + 3.0), x), x), 1.0)
+
+    def far(x: Any) -> Any:  # ((A x - 5A) x + 8A) x - 4A, 1 < |x| < 2
+        return ops.sub(ops.mul(ops.add(ops.mul(ops.sub(ops.mul(x, a), 5.0 * a), x), 8.0 * a), x), 4.0 * a)
+
+    return [far(ops.add(t, 1.0)), near(t), near(ops.sub(1.0, t)), far(ops.sub(2.0, t))]
+
+
+def _grid_sample_bicubic(flat: Any, coords: Sequence[Any], dims: Tuple[Any, ...],
+                         bound: Callable[[Any, int], Any]) -> Any:
+    """torch's bicubic grid sampling: 4x4 taps around floor(x, y) weighted by cubic convolution; each tap's
+    coordinate is mapped by the padding mode on its own (border: clamped, reflection: reflected then clamped,
+    zeros: zero outside), as ATen's get_value_bounded."""
+    (ix, iy), (w, h) = coords, dims[2]
+    x0, y0 = ops.floor(ix), ops.floor(iy)
+    wx, wy = _cubic_weights(ops.sub(ix, x0)), _cubic_weights(ops.sub(iy, y0))
+    xs = [ops.cast(bound(ops.add(x0, float(k - 1)), w), ms.int32) for k in range(4)]
+    ys = [ops.cast(bound(ops.add(y0, float(k - 1)), h), ms.int32) for k in range(4)]
+    out = None
+    for j in range(4):
+        row = None
+        for i in range(4):
+            v = ops.mul(_grid_tap(flat, (xs[i], ys[j]), dims), ops.expand_dims(wx[i], 1))
+            row = v if row is None else ops.add(row, v)
+        v = ops.mul(row, ops.expand_dims(wy[j], 1))
+        out = v if out is None else ops.add(out, v)
     return out
 
 

@@ -1,4 +1,10 @@
-"""torch.cuda.amp.GradScaler: dynamic loss scaling with torch's API, in both training styles.
+"""torch.amp.GradScaler: dynamic loss scaling with torch's API, in both training styles.
+
+torch 1.12 has only `torch.cuda.amp.GradScaler(init_scale, ...)` (cuda/amp/grad_scaler.py, a subclass of this
+one on device 'cuda'); `torch.amp.GradScaler(device, init_scale, ...)` is torch >= 2.3's spelling. Device 'cuda'
+is the MindSpore GPU/Ascend device this process runs on; without one (`torch.cuda.is_available()` False, i.e.
+MindSpore's CPU target) the scaler warns and disables itself, as torch does, so a CUDA script run on CPU trains
+unscaled. `torch.amp.GradScaler("cpu")` scales on any target (torch >= 2.3 has CPU loss scaling too).
 
 Backward style (torch's): `scaler.scale(loss).backward(); scaler.unscale_(opt); scaler.step(opt);
 scaler.update()` reads and rewrites each parameter's `.grad` in place.
@@ -43,13 +49,38 @@ def _all_finite(tensors: Iterable[Any]) -> bool:
     return bool(ops.stack(flags).all().asnumpy())
 
 
+def _cuda_definitely_not_available() -> bool:
+    from ..cuda.amp.common import amp_definitely_not_available  # (late: torch.cuda.amp imports this module)
+
+    return amp_definitely_not_available()
+
+
 class GradScaler:
-    def __init__(self, init_scale: float = 2.0 ** 16, growth_factor: float = 2.0, backoff_factor: float = 0.5,
-                 growth_interval: int = 2000, enabled: bool = True) -> None:
-        if growth_factor <= 1.0:
-            raise ValueError("The growth factor must be > 1.0.")
-        if backoff_factor >= 1.0:
-            raise ValueError("The backoff factor must be < 1.0.")
+    """torch.amp.GradScaler(device='cuda', init_scale=2.**16, growth_factor=2.0, backoff_factor=0.5,
+    growth_interval=2000, enabled=True); disabled (`enabled=False`, or 'cuda' without an accelerator), `scale()`
+    returns its input, `step()` just steps the optimizer, `get_scale()` is 1.0 and `state_dict()` is {}."""
+
+    _warn_stacklevel = 2  # the user's call (torch.cuda.amp.GradScaler's __init__ adds a frame)
+
+    def __init__(self, device: str = "cuda", init_scale: float = 2.0 ** 16, growth_factor: float = 2.0,
+                 backoff_factor: float = 0.5, growth_interval: int = 2000, enabled: bool = True) -> None:
+        device = getattr(device, "type", device)  # a torch.device is taken too
+        if not isinstance(device, str):
+            # torch.amp.GradScaler's first argument is the device (torch >= 2.3); a number here is an init_scale
+            # meant for torch.cuda.amp.GradScaler's signature, which would otherwise be silently misread
+            raise TypeError(f"torch.amp.GradScaler(device, init_scale, ...): device must be a str such as 'cuda' "
+                            f"or 'cpu', got {type(device).__name__} (use torch.cuda.amp.GradScaler(init_scale, "
+                            "...) or pass init_scale by keyword)")
+        self._device = device
+        if device == "cuda" and enabled and _cuda_definitely_not_available():
+            warnings.warn("torch.cuda.amp.GradScaler is enabled, but CUDA is not available.  Disabling.",
+                          stacklevel=self._warn_stacklevel)
+            enabled = False
+        # torch checks the factors (with `assert` in 1.12: AssertionError) only for an enabled scaler
+        if enabled and growth_factor <= 1.0:
+            raise AssertionError("The growth factor must be > 1.0.")
+        if enabled and backoff_factor >= 1.0:
+            raise AssertionError("The backoff factor must be < 1.0.")
         self._enabled = enabled
         self._init_scale = float(init_scale)
         self._scale: Optional[float] = None

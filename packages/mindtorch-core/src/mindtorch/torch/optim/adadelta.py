@@ -29,7 +29,7 @@ class Adadelta(Optimizer):
 
     def _update(self, p: Any, grad: Any, group: Dict[str, Any], state: Dict[str, Any]) -> None:
         if not state:
-            state.update(step=0.0, square_avg=_T(zeros_like(p)), acc_delta=_T(zeros_like(p)))
+            state.update(step=0, square_avg=_T(zeros_like(p)), acc_delta=_T(zeros_like(p)))
         if group["maximize"]:
             grad = mul(grad, -1)
         state["step"] += 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Dict, Iterable
 
 from ._math import add, addcdiv, full_like, mul, sqrt
-from .optimizer import _T, Optimizer, assign_
+from .optimizer import _T, Optimizer, assign_, step_tensor
 
 __all__ = ["Adagrad"]
 
@@ -26,14 +26,14 @@ class Adagrad(Optimizer):
         # torch creates the state at construction time
         for group in self.param_groups:
             for p in group["params"]:
-                self.state[p] = {"step": 0.0, "sum": _T(full_like(p, group["initial_accumulator_value"]))}
+                self.state[p] = {"step": step_tensor(0.0), "sum": _T(full_like(p, group["initial_accumulator_value"]))}
 
     def _update(self, p: Any, grad: Any, group: Dict[str, Any], state: Dict[str, Any]) -> None:
         if not state:
-            state.update(step=0.0, sum=_T(full_like(p, group["initial_accumulator_value"])))
+            state.update(step=step_tensor(0.0), sum=_T(full_like(p, group["initial_accumulator_value"])))
         if group["maximize"]:
             grad = mul(grad, -1)
-        step = state["step"] = state["step"] + 1
+        step = self._next_step(p, state)
         if group["weight_decay"] != 0:
             grad = add(grad, p, alpha=group["weight_decay"])
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])

@@ -5,7 +5,7 @@ import math
 from typing import Any, Dict, Iterable, Tuple
 
 from ._math import add, addcdiv, div, lerp_, maximum, mul, sqrt, zeros_like
-from .optimizer import _T, Optimizer, assign_
+from .optimizer import _T, Optimizer, assign_, step_tensor
 
 __all__ = ["Adam"]
 
@@ -45,7 +45,7 @@ class Adam(Optimizer):
 
     def _update(self, p: Any, grad: Any, group: Dict[str, Any], state: Dict[str, Any]) -> None:
         if not state:
-            state["step"] = 0.0
+            state["step"] = step_tensor(0.0)
             state["exp_avg"] = _T(zeros_like(p))
             state["exp_avg_sq"] = _T(zeros_like(p))
             if group["amsgrad"]:
@@ -54,7 +54,7 @@ class Adam(Optimizer):
             grad = mul(grad, -1)
         beta1, beta2 = group["betas"]
         lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
-        step = state["step"] = state["step"] + 1
+        step = self._next_step(p, state)
         param = p
         if wd != 0:
             if self._decoupled:

@@ -7,7 +7,7 @@ from mindspore import mint
 
 from ._math import add, addcdiv, lerp_, maximum, mul, zeros_like
 from .adam import _check
-from .optimizer import _T, Optimizer, assign_
+from .optimizer import _T, Optimizer, assign_, step_tensor
 
 __all__ = ["Adamax"]
 
@@ -25,11 +25,11 @@ class Adamax(Optimizer):
 
     def _update(self, p: Any, grad: Any, group: Dict[str, Any], state: Dict[str, Any]) -> None:
         if not state:
-            state.update(step=0.0, exp_avg=_T(zeros_like(p)), exp_inf=_T(zeros_like(p)))
+            state.update(step=step_tensor(0.0), exp_avg=_T(zeros_like(p)), exp_inf=_T(zeros_like(p)))
         if group["maximize"]:
             grad = mul(grad, -1)
         beta1, beta2 = group["betas"]
-        step = state["step"] = state["step"] + 1
+        step = self._next_step(p, state)
         if group["weight_decay"] != 0:
             grad = add(grad, p, alpha=group["weight_decay"])
         exp_avg = state["exp_avg"] = _T(lerp_(state["exp_avg"], grad, beta1))

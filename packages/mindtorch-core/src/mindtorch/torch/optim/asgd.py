@@ -1,13 +1,11 @@
-"""torch.optim.ASGD (averaged SGD): torch 1.12's `_single_tensor_asgd`; eta and mu are kept rounded to
-float32 as torch keeps them in float32 tensors."""
+"""torch.optim.ASGD (averaged SGD): torch 1.12's `_single_tensor_asgd`; step, eta and mu are float32 0-d
+tensors updated in place, as in torch."""
 from __future__ import annotations
 
 from typing import Any, Dict, Iterable
 
-import numpy as np
-
 from ._math import add, mul, zeros_like
-from .optimizer import _T, Optimizer, assign_, newer_option
+from .optimizer import _T, Optimizer, assign_, newer_option, step_tensor
 
 __all__ = ["ASGD"]
 
@@ -29,19 +27,20 @@ class ASGD(Optimizer):
 
     def _update(self, p: Any, grad: Any, group: Dict[str, Any], state: Dict[str, Any]) -> None:
         if not state:
-            state.update(step=0.0, eta=float(np.float32(group["lr"])), mu=1.0, ax=_T(zeros_like(p)))
+            state.update(step=step_tensor(0.0), eta=step_tensor(group["lr"]), mu=step_tensor(1.0), ax=_T(zeros_like(p)))
         if group.get("maximize", False):
             grad = mul(grad, -1)
         lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
-        step = state["step"] = state["step"] + 1
+        step = self._next_step(p, state)
         if group["weight_decay"] != 0:
             grad = add(grad, p, alpha=group["weight_decay"])
-        eta, mu = float(state["eta"]), float(state["mu"])
+        eta_t, mu_t = self._scalar(p, state, "eta"), self._scalar(p, state, "mu")
+        eta, mu = eta_t.get(), mu_t.get()
         new = add(mul(p, 1 - lambd * eta), grad, alpha=-eta)
         assign_(p, new)
         if mu != 1:
             state["ax"] = _T(add(state["ax"], mul(add(p, state["ax"], alpha=-1), mu)))
         else:
             state["ax"] = _T(p + 0)
-        state["eta"] = float(np.float32(lr / ((1 + lambd * lr * step) ** alpha)))
-        state["mu"] = float(np.float32(1 / max(1, step - t0)))
+        eta_t.set(state, "eta", lr / ((1 + lambd * lr * step) ** alpha))  # 1.12: eta.copy_(torch.tensor(...))
+        mu_t.set(state, "mu", 1 / max(1, step - t0))

@@ -1,7 +1,7 @@
 """torch.optim.NAdam (momentum_decay): torch 1.12's `_single_tensor_nadam`.
 
 Two details of 1.12 are kept on purpose: `mu_product` lives in a float32 0-d tensor (so it is rounded to float32
-after every multiply, emulated here with numpy float32 scalars), and the look-ahead product is
+after every multiply, computed here with numpy float32 scalars), and the look-ahead product is
 `mu_product * mu * mu_next` (torch >= 1.13 fixed it to `mu_product * mu_next`), so trajectories equal 1.12's.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numpy as np
 
 from ._math import add, addcdiv, addcmul, div, lerp_, mul, sqrt, zeros_like
 from .adam import _check
-from .optimizer import _T, Optimizer, assign_
+from .optimizer import _T, Optimizer, assign_, step_tensor
 
 __all__ = ["NAdam"]
 
@@ -33,18 +33,20 @@ class NAdam(Optimizer):
 
     def _update(self, p: Any, grad: Any, group: Dict[str, Any], state: Dict[str, Any]) -> None:
         if not state:
-            state.update(step=0.0, mu_product=1.0, exp_avg=_T(zeros_like(p)), exp_avg_sq=_T(zeros_like(p)))
+            state.update(step=step_tensor(0.0), mu_product=step_tensor(1.0), exp_avg=_T(zeros_like(p)),
+                         exp_avg_sq=_T(zeros_like(p)))
         beta1, beta2 = group["betas"]
         lr, md = group["lr"], group["momentum_decay"]
-        step = state["step"] = state["step"] + 1
+        step = self._next_step(p, state)
         bias_correction2 = 1 - beta2 ** step
         if group["weight_decay"] != 0:
             grad = add(grad, p, alpha=group["weight_decay"])
         mu = beta1 * (1. - 0.5 * (0.96 ** (step * md)))
         mu_next = beta1 * (1. - 0.5 * (0.96 ** ((step + 1) * md)))
         f32 = np.float32
-        mu_product = f32(f32(state["mu_product"]) * f32(mu))  # float32 tensor *= Python float
-        state["mu_product"] = float(mu_product)
+        mu_product_t = self._scalar(p, state, "mu_product")
+        mu_product = f32(f32(mu_product_t.get()) * f32(mu))  # float32 tensor *= Python float
+        mu_product_t.set(state, "mu_product", float(mu_product))
         mu_product_next = float(f32(f32(mu_product * f32(mu)) * f32(mu_next)))  # 1.12's formula (see above)
         mu_product = float(mu_product)
         exp_avg = state["exp_avg"] = _T(lerp_(state["exp_avg"], grad, beta1))

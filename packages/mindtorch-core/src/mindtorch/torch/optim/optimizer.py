@@ -55,9 +55,52 @@ def assign_(p: Any, value: Any) -> None:
     _ms.copy_into(p, value)
 
 
-def step_tensor(step: float) -> Any:
-    """torch 1.12 keeps `state['step']` as a float32 0-d tensor; ours is a Python number while training."""
-    return _T(_MsTensor(np.array(step, dtype=np.float32)))
+def step_tensor(value: float) -> Any:
+    """A float32 0-d tensor (torch 1.12's `state['step']`, `torch.tensor(0.)`). `from_numpy` wraps the array
+    without a copy (~6 us; `Tensor(array)` copies, ~18 us), so on CPU the value lives in host memory that
+    `_ScalarState` updates in place."""
+    return _T(_MsTensor.from_numpy(np.array(value, dtype=np.float32)))
+
+
+_FLOAT32 = ms.float32
+
+
+class _ScalarState:
+    """Cheap access to one float32 0-d tensor of per-parameter state (`step`; ASGD's `eta`/`mu`; NAdam's
+    `mu_product`), which torch 1.12 updates in place every step (`step_t += 1; step = step_t.item()`).
+
+    On CPU the tensor's host memory is written through a numpy view (~0.1 us; a MindSpore kernel per
+    parameter per step would cost ~10 us), so the state keeps the same tensor object, as in torch, and a user's
+    in-place change to it (`state['step'].fill_(0)`) is what the next step reads. Elsewhere (device memory)
+    every write makes a new host tensor (no kernel launch) and the value is remembered here."""
+
+    __slots__ = ("tensor", "host", "value")
+
+    def __init__(self, value: Any) -> None:
+        if (_ms.HOST_MEMORY and isinstance(value, _MsTensor) and value.dtype == _FLOAT32
+                and tuple(value.shape) == ()):
+            self.tensor = _T(value)  # the state's own tensor (torch's, after load, is float32 0-d too)
+            self.host: Optional[np.ndarray] = _ms.host_view(value)
+            self.value = 0.0
+            return
+        number = _as_number(value)
+        self.tensor = step_tensor(number)
+        self.host = _ms.host_view(self.tensor) if _ms.HOST_MEMORY else None
+        self.value = float(np.float32(number))
+
+    def get(self) -> float:
+        host = self.host
+        return host.item() if host is not None else self.value
+
+    def set(self, state: Dict[str, Any], name: str, value: float) -> float:
+        """Store `value` (rounded to float32, as torch's tensor stores it) and return the stored value."""
+        host = self.host
+        if host is not None:
+            host[()] = value
+            return host.item()
+        self.tensor = state[name] = step_tensor(value)
+        self.value = float(np.float32(value))
+        return self.value
 
 
 def _as_number(value: Any) -> float:
@@ -105,10 +148,11 @@ class Optimizer:
 
     Subclasses implement `_update(p, grad, group, state)` for one parameter (called under no_grad).
 
-    Per-parameter scalar state (`step`, ASGD's `eta`/`mu`, NAdam's `mu_product`) is a Python number while
-    training; `state_dict()` gives it the type torch 1.12 stores: the names in `_tensor_scalars` become float32
-    0-d tensors (1.12's Adam family), those in `_int_scalars` Python ints (1.12's Adadelta, RMSprop, Rprop).
-    `load_state_dict` accepts either form (and real torch tensors), whatever version of torch wrote it.
+    Per-parameter scalar state is typed as torch 1.12 keeps it while training: the names in `_tensor_scalars`
+    (`step` of the Adam family, ASGD's `eta`/`mu`, NAdam's `mu_product`) are float32 0-d tensors updated in
+    place (read and written through `_scalar`, see `_ScalarState`), those in `_int_scalars` Python ints
+    (1.12's Adadelta, RMSprop, Rprop). `load_state_dict` accepts a tensor or a number for either (real torch
+    tensors, or older mindtorch's float steps), whatever version of torch wrote it.
     """
 
     _tensor_scalars: Tuple[str, ...] = ()
@@ -121,6 +165,7 @@ class Optimizer:
         self.state: Dict[Any, Dict[str, Any]] = defaultdict(dict)
         self.param_groups: List[Dict[str, Any]] = []
         self._param_tuple: Any = None
+        self._scalars: Dict[Tuple[int, str], _ScalarState] = {}
         if isinstance(params, _MsTensor):
             raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
                             f"but got {type(params).__name__}")
@@ -232,6 +277,22 @@ class Optimizer:
     def _update(self, p: Any, grad: Any, group: Dict[str, Any], state: Dict[str, Any]) -> None:
         raise NotImplementedError(f"{type(self).__name__} must implement _update(p, grad, group, state)")
 
+    def _scalar(self, p: Any, state: Dict[str, Any], name: str) -> _ScalarState:
+        """The handle on parameter `p`'s `state[name]`, a float32 0-d tensor once this returns (a number, or a
+        tensor of another type, left there by older mindtorch or by the user is replaced by one)."""
+        value = state[name]
+        key = (id(p), name)
+        slot = self._scalars.get(key)
+        if slot is None or slot.tensor is not value:  # first use, or the entry was replaced since
+            slot = self._scalars[key] = _ScalarState(value)
+            state[name] = slot.tensor
+        return slot
+
+    def _next_step(self, p: Any, state: Dict[str, Any]) -> float:
+        """torch 1.12's `step_t += 1; step = step_t.item()` on the float32 `state['step']`."""
+        slot = self._scalar(p, state, "step")
+        return slot.set(state, "step", slot.get() + 1)
+
     # ----------------------------------------------------------------------------------------- state_dict
     def state_dict(self) -> Dict[str, Any]:
         """{'state': {index: {...}}, 'param_groups': [{..., 'params': [index, ...]}]} as torch 1.12 makes it:
@@ -287,11 +348,14 @@ class Optimizer:
         self.__setstate__({"state": state, "param_groups": new_groups})
 
     def _cast_state(self, p: Any, name: str, value: Any) -> Any:
-        # Only the scalars this class declares become Python numbers: a user's Optimizer subclass with its own
-        # step() gets its state back as torch gives it (tensors cast to the parameter's dtype).
-        if (name in self._tensor_scalars or name in self._int_scalars) and value is not None:
-            number = _as_number(value)
-            return int(number) if name in self._int_scalars else number
+        # Only the scalars this class declares are retyped: a user's Optimizer subclass with its own step() gets
+        # its state back as torch gives it (tensors cast to the parameter's dtype).
+        if name in self._int_scalars and value is not None:
+            return int(_as_number(value))
+        if name in self._tensor_scalars and value is not None:
+            # a float32 0-d tensor of our own whatever was saved: real torch's tensor, older mindtorch's float
+            # (torch 1.12's Adam.__setstate__ likewise turns float steps into tensors)
+            return step_tensor(_as_number(value))
         return _cast_value(p, value)
 
     # ------------------------------------------------------------------------------------------- printing
@@ -301,6 +365,7 @@ class Optimizer:
     def __setstate__(self, state: Dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._param_tuple = None
+        self._scalars = {}  # handles on the old state's tensors (not pickled: rebuilt on first use)
         for group in self.param_groups:
             for key, default in self._setstate_defaults.items():
                 group.setdefault(key, default)

@@ -27,7 +27,7 @@ class RMSprop(Optimizer):
 
     def _update(self, p: Any, grad: Any, group: Dict[str, Any], state: Dict[str, Any]) -> None:
         if not state:
-            state["step"] = 0.0
+            state["step"] = 0  # torch 1.12: a Python int
             state["square_avg"] = _T(zeros_like(p))
             if group["momentum"] > 0:
                 state["momentum_buffer"] = _T(zeros_like(p))

@@ -28,7 +28,7 @@ class Rprop(Optimizer):
 
     def _update(self, p: Any, grad: Any, group: Dict[str, Any], state: Dict[str, Any]) -> None:
         if not state:
-            state.update(step=0.0, prev=_T(zeros_like(p)), step_size=_T(full_like(grad, group["lr"])))
+            state.update(step=0, prev=_T(zeros_like(p)), step_size=_T(full_like(grad, group["lr"])))
         if group.get("maximize", False):
             grad = mul(grad, -1)
         etaminus, etaplus = group["etas"]

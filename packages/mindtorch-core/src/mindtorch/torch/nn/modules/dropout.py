@@ -37,14 +37,15 @@ class Dropout1d(_DropoutNd):
 
 
 class Dropout2d(_DropoutNd):
-    """Zero whole channels of (N, C, H, W) / (C, H, W)."""
+    """Zero whole channels of (N, C, H, W). As in torch 1.12, a 3-D input is (N, C, L) (with a warning: 1-D
+    channel dropout, not an unbatched (C, H, W)); other ranks warn and drop (dim 0, dim 1) slices."""
 
     def forward(self, input: Tensor) -> Tensor:
         return F.dropout2d(input, self.p, self.training, self.inplace)
 
 
 class Dropout3d(_DropoutNd):
-    """Zero whole channels of (N, C, D, H, W) / (C, D, H, W)."""
+    """Zero whole channels of (N, C, D, H, W) / unbatched (C, D, H, W) (other ranks warn, as in torch 1.12)."""
 
     def forward(self, input: Tensor) -> Tensor:
         return F.dropout3d(input, self.p, self.training, self.inplace)

@@ -1,0 +1,66 @@
+"""nn features that raised NotImplementedError where torch computes, against real PyTorch."""
+import numpy as np
+import pytest
+from _compare import assert_same
+
+import mindtorch.torch as torch
+
+
+@pytest.mark.parametrize("padding_idx", [None, 2])
+def test_embedding_scale_grad_by_freq(reftorch, padding_idx):
+    """Each looked-up row's gradient is divided by how often its id occurs in the batch."""
+    w = np.random.default_rng(0).random((10, 3)).astype(np.float32)
+    out = []
+    for T in (torch, reftorch):
+        m = T.nn.Embedding(10, 3, padding_idx=padding_idx, scale_grad_by_freq=True)
+        with T.no_grad():
+            m.weight.copy_(T.tensor(w))
+        y = m(T.tensor([[1, 2, 2], [5, 1, 1]]))
+        (y * T.arange(18.0).reshape(2, 3, 3)).sum().backward()
+        out.append((y, m.weight.grad))
+    assert_same(out[0][0], out[1][0])
+    assert_same(out[0][1], out[1][1])
+
+
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_grid_sample_bicubic(reftorch, padding_mode, align_corners):
+    """torch's cubic convolution (A = -0.75) over 4x4 taps, each tap's coordinate bounded by the padding mode;
+    values and gradients w.r.t. input and grid (points inside and outside [-1, 1])."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 3, 5, 4)).astype(np.float32)
+    g = (rng.random((2, 3, 6, 2)) * 2.4 - 1.2).astype(np.float32)
+    out = []
+    for T in (torch, reftorch):
+        xx, gg = T.tensor(x, requires_grad=True), T.tensor(g, requires_grad=True)
+        y = T.nn.functional.grid_sample(xx, gg, mode="bicubic", padding_mode=padding_mode,
+                                        align_corners=align_corners)
+        (y * y).sum().backward()
+        out.append((y, xx.grad, gg.grad))
+    for mine, ref in zip(*out):
+        assert_same(mine, ref, rtol=1e-4, atol=1e-4)
+
+
+def test_grid_sample_bad_mode_is_torchs_error(reftorch):
+    from _compare import assert_same_error
+
+    assert_same_error(ValueError, lambda T: T.nn.functional.grid_sample(T.ones(1, 1, 2, 2), T.zeros(1, 1, 1, 2),
+                                                                       mode="cubic", align_corners=False), reftorch)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_grid_sample_volumetric(reftorch, mode, padding_mode, align_corners):
+    """5-D input (N, C, D, H, W) sampled at (N, Do, Ho, Wo, 3) of (x, y, z): trilinear ('bilinear') or nearest."""
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((2, 2, 4, 5, 3)).astype(np.float32)
+    g = (rng.random((2, 3, 2, 4, 3)) * 2.4 - 1.2).astype(np.float32)
+    out = []
+    for T in (torch, reftorch):
+        xx, gg = T.tensor(x, requires_grad=True), T.tensor(g, requires_grad=True)
+        y = T.nn.functional.grid_sample(xx, gg, mode=mode, padding_mode=padding_mode, align_corners=align_corners)
+        (y * y).sum().backward()
+        out.append((y, xx.grad) if mode == "nearest" else (y, xx.grad, gg.grad))
+    for mine, ref in zip(*out):
+        assert_same(mine, ref, rtol=1e-4, atol=1e-4)
