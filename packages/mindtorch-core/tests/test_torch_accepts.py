@@ -40,3 +40,27 @@ def test_mode_with_several_nans(reftorch, row):
     """It crashed (np.unique merges NaNs). With NaN in a row torch's CPU kernel sorts it, where NaN's place is
     unspecified; these rows have one sensible answer, which torch gives."""
     assert_same(torch.mode(torch.tensor(row)), reftorch.mode(reftorch.tensor(row)))
+
+
+@pytest.mark.parametrize("call", [
+    lambda T: T.rand_like(T.ones(2, dtype=T.int64)), lambda T: T.randn_like(T.ones(2, dtype=T.int64)),
+    lambda T: T.rand(2, dtype=T.int64), lambda T: T.randn(2, dtype=T.int32), lambda T: T.rand(2, dtype=T.bool),
+    lambda T: T.ones(2, dtype=T.int64).uniform_(), lambda T: T.ones(2, dtype=T.int64).normal_(),
+    lambda T: T.normal(0.0, 1.0, (2,), dtype=T.int64), lambda T: T.ones(2, dtype=T.int32).log_normal_(),
+], ids=["rand_like", "randn_like", "rand", "randn", "rand_bool", "uniform_", "normal_", "normal", "log_normal_"])
+def test_continuous_samplers_refuse_integer_dtypes(reftorch, call):
+    """torch dispatches them over floating types only; they returned zeros for integer tensors."""
+    from _compare import assert_same_error
+
+    assert_same_error(NotImplementedError, call, reftorch)
+
+
+@pytest.mark.parametrize("call", [
+    lambda T: T.ldexp(T.tensor([1, 2]), T.tensor(2.0, dtype=T.float64)),
+    lambda T: T.ldexp(T.ones(2, dtype=T.float16), T.ones(2)),
+    lambda T: T.ldexp(T.tensor([1, 2]), T.tensor([3, 4])),
+    lambda T: T.lcm(T.tensor([4, 6], dtype=T.uint8), T.tensor([6, 4], dtype=T.int8)),
+    lambda T: T.gcd(T.tensor([4, 6], dtype=T.int16), T.tensor([6, 4], dtype=T.int16)),
+], ids=["ldexp_int_f64_0d", "ldexp_f16_f32", "ldexp_int_int", "lcm_u8_i8", "gcd_i16"])
+def test_result_dtypes(reftorch, call):
+    assert_same(call(torch), call(reftorch))

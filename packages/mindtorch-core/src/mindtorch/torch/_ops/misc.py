@@ -950,10 +950,11 @@ def signbit(input: Any) -> Any:
 
 @register("ldexp", inplace=True)
 def ldexp(input: Any, other: Any) -> Any:
-    """input * 2 ** other, in floating point (integer inputs take the default float dtype)."""
-    x = input if input.dtype in D.all_float_type + D.all_complex_type else input.astype(D.get_default_dtype())
+    """input * 2 ** other, as torch computes it: mul(input, pow(2.0, other)) with torch's type promotion (an int
+    input times a float power is float; a float64 0-d `other` makes an integer input float64)."""
     e = other if isinstance(other, _MsTensor) else _MsTensor(other)
-    return mint.mul(x, mint.pow(2.0, e.astype(x.dtype) if x.dtype in D.all_float_type else e.astype(D.float32)))
+    pd = e.dtype if e.dtype in D.all_float_type + D.all_complex_type else D.get_default_dtype()
+    return kernel("mul")(input, mint.pow(_MsTensor(2.0, pd), e.astype(pd)))
 
 
 @register("frexp")

@@ -389,7 +389,7 @@ def _np_trunc_div(x: np.ndarray, y: Any) -> np.ndarray:
     return q + ((x - q * y != 0) & ((x < 0) != (np.asarray(y) < 0))).astype(q.dtype)
 
 
-def _int_binary(np_fn: Any, ms_fn: Callable) -> Callable:
+def _exact_int_op(np_fn: Any, ms_fn: Callable) -> Callable:
     def k(a: Any, b: Any) -> Any:
         if _ms.HOST_MEMORY:
             return _binary_np(np_fn, a, b)
@@ -403,10 +403,10 @@ def _ms_trunc_div(a: Any, b: Any) -> Any:
     return mint.add(q, mint.logical_and(inexact, mint.ne(mint.lt(a, 0), mint.lt(b, 0))).astype(q.dtype))
 
 
-_int_trunc_div = _int_binary(_np_trunc_div, _ms_trunc_div)
-_int_floor_div = _int_binary(np.floor_divide, mint.floor_divide)
-_int_fmod = _int_binary(np.fmod, lambda a, b: mint.sub(a, mint.mul(_ms_trunc_div(a, b), b)))
-_int_remainder = _int_binary(np.remainder, mint.remainder)
+_int_trunc_div = _exact_int_op(_np_trunc_div, _ms_trunc_div)
+_int_floor_div = _exact_int_op(np.floor_divide, mint.floor_divide)
+_int_fmod = _exact_int_op(np.fmod, lambda a, b: mint.sub(a, mint.mul(_ms_trunc_div(a, b), b)))
+_int_remainder = _exact_int_op(np.remainder, mint.remainder)
 
 
 def _int_safe_mod(name: str, kernel: Callable, int_kernel: Callable) -> Callable:
@@ -902,7 +902,7 @@ def _int_binary(name: str, kernel: Callable, allow_bool: bool = False) -> None:
         a, b, d = promote(input, other)
         if id(d) in _FLOATS or (d is D.bool and not allow_bool):
             raise not_implemented(f"{name}_cpu", d)
-        if d in (D.uint8, D.int8):  # MindSpore's gcd/lcm kernels start at int16/int32
+        if d in (D.uint8, D.int8, D.int16):  # MindSpore's CPU gcd/lcm kernels take int32/int64 only
             return _cast(_shape_error(kernel, _cast(a, D.int32), _cast(b, D.int32)), d)
         return _shape_error(kernel, a, b)
     impl.__name__ = name

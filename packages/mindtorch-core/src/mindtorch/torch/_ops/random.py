@@ -30,8 +30,15 @@ def _np(t: Any) -> np.ndarray:
     return t.asnumpy()
 
 
-def _float_dtype(dtype: Any) -> Any:
-    d = D.to_dtype(dtype) or D.get_default_dtype()
+def _float_dtype(dtype: Any, kernel: str = "check_uniform_bounds") -> Any:
+    return _floating(D.to_dtype(dtype) or D.get_default_dtype(), kernel)
+
+
+def _floating(d: Any, kernel: str) -> Any:
+    """`d` if it is a floating dtype; else torch's error for continuous samplers (1.12 dispatches them over
+    floating types only: `rand(2, dtype=torch.long)` raises instead of returning zeros)."""
+    if d not in D.all_float_type:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{D.scalar_name(d)}'")
     return d
 
 
@@ -48,7 +55,7 @@ def rand(*size: Any, generator: Any = None, out: Any = None, dtype: Any = None, 
 def randn(*size: Any, generator: Any = None, out: Any = None, dtype: Any = None, layout: Any = None,
           device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """Standard normal samples, shape `size`, default dtype."""
-    d = _float_dtype(dtype)
+    d = _float_dtype(dtype, "normal_kernel_cpu")
     arr = numpy_generator(generator).standard_normal(shape_args(size))
     return _finish(np_to_ms(arr, d), requires_grad, device)
 
@@ -102,7 +109,7 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size: Any = None, *, generator: Any 
         if std < 0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
         arr = g.normal(float(mean), float(std), shape_args((size,)))
-        return _finish(np_to_ms(arr, _float_dtype(dtype)), requires_grad, device)
+        return _finish(np_to_ms(arr, _float_dtype(dtype, "normal_kernel_cpu")), requires_grad, device)
     dt = mean.dtype if mt else std.dtype
     if dt not in D.all_float_type and dt not in D.all_complex_type:
         raise RuntimeError(f"normal expects floating point tensors, got {D.torch_name(dt)}")
@@ -167,15 +174,15 @@ def _like(input: Any, dtype: Any) -> Any:
 @register("rand_like", method=False)
 def rand_like(input: Any, *, dtype: Any = None, layout: Any = None, device: Any = None,
               requires_grad: bool = False, memory_format: Any = None) -> Any:
-    return _finish(np_to_ms(numpy_generator().random(tuple(input.shape)), _like(input, dtype)), requires_grad,
-                   device)
+    d = _floating(_like(input, dtype), "check_uniform_bounds")
+    return _finish(np_to_ms(numpy_generator().random(tuple(input.shape)), d), requires_grad, device)
 
 
 @register("randn_like", method=False)
 def randn_like(input: Any, *, dtype: Any = None, layout: Any = None, device: Any = None,
                requires_grad: bool = False, memory_format: Any = None) -> Any:
-    return _finish(np_to_ms(numpy_generator().standard_normal(tuple(input.shape)), _like(input, dtype)),
-                   requires_grad, device)
+    d = _floating(_like(input, dtype), "normal_kernel_cpu")
+    return _finish(np_to_ms(numpy_generator().standard_normal(tuple(input.shape)), d), requires_grad, device)
 
 
 @register("randint_like", method=False)
@@ -195,11 +202,13 @@ def randint_like(input: Any, low: int = 0, high: Optional[int] = None, *, dtype:
 def uniform_(self: Any, a: float = 0.0, b: float = 1.0, *, generator: Any = None, **kw: Any) -> Any:
     """Fill with U(a, b) samples (torch names them from/to)."""
     a, b = kw.get("from", a), kw.get("to", b)
+    _floating(self.dtype, "check_uniform_bounds")
     return np_to_ms(numpy_generator(generator).uniform(float(a), float(b), tuple(self.shape)), self.dtype)
 
 
 @register("normal_", function=False, writes_self=True)
 def normal_(self: Any, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Any:
+    _floating(self.dtype, "normal_kernel_cpu")
     return np_to_ms(numpy_generator(generator).normal(float(mean), float(std), tuple(self.shape)), self.dtype)
 
 
@@ -227,6 +236,7 @@ def random_(self: Any, a: Optional[int] = None, b: Optional[int] = None, *, gene
 
 @register("exponential_", function=False, writes_self=True)
 def exponential_(self: Any, lambd: float = 1.0, *, generator: Any = None) -> Any:
+    _floating(self.dtype, "exponential_cpu")
     return np_to_ms(numpy_generator(generator).exponential(1.0 / float(lambd), tuple(self.shape)), self.dtype)
 
 
@@ -245,12 +255,14 @@ def bernoulli_(self: Any, p: Any = 0.5, *, generator: Any = None) -> Any:
 
 @register("cauchy_", function=False, writes_self=True)
 def cauchy_(self: Any, median: float = 0.0, sigma: float = 1.0, *, generator: Any = None) -> Any:
+    _floating(self.dtype, "cauchy_cpu")
     arr = float(median) + float(sigma) * numpy_generator(generator).standard_cauchy(tuple(self.shape))
     return np_to_ms(arr, self.dtype)
 
 
 @register("log_normal_", function=False, writes_self=True)
 def log_normal_(self: Any, mean: float = 1.0, std: float = 2.0, *, generator: Any = None) -> Any:
+    _floating(self.dtype, "log_normal_cpu")
     return np_to_ms(numpy_generator(generator).lognormal(float(mean), float(std), tuple(self.shape)), self.dtype)
 
 
