@@ -113,7 +113,7 @@ def _to_xyxy(b: np.ndarray, fmt: str) -> np.ndarray:
     cx, cy, w, h = (b[..., i] for i in range(4))
     half = b.dtype.type(0.5) if b.dtype.kind == "f" else 0.5
     out = np.stack([cx - half * w, cy - half * h, cx + half * w, cy + half * h], axis=-1)
-    return out.astype(b.dtype) if b.dtype.kind == "f" else out
+    return out.astype(b.dtype) if b.dtype.kind == "f" else _int_result(out, b)
 
 
 def _from_xyxy(b: np.ndarray, fmt: str) -> np.ndarray:
@@ -157,9 +157,14 @@ def _box_inter_union(b1: np.ndarray, b2: np.ndarray) -> Tuple[np.ndarray, np.nda
     return inter, union
 
 
+def _int_result(r: np.ndarray, src: np.ndarray) -> np.ndarray:
+    """torch divides integer tensors in the default float dtype (float32); numpy's int / int is float64."""
+    return r.astype(np.float32) if src.dtype.kind in "iub" and r.dtype == np.float64 else r
+
+
 def _iou(b1: np.ndarray, b2: np.ndarray) -> np.ndarray:
     inter, union = _box_inter_union(b1, b2)
-    return inter / union
+    return _int_result(inter / union, b1)
 
 
 def box_iou(boxes1: Any, boxes2: Any) -> Any:
@@ -180,7 +185,7 @@ def generalized_box_iou(boxes1: Any, boxes2: Any) -> Any:
     iou = inter / union
     whi = _enclosing_wh(b1, b2)
     areai = whi[:, :, 0] * whi[:, :, 1]
-    return from_numpy(iou - (areai - union) / areai)
+    return from_numpy(_int_result(iou - (areai - union) / areai, b1))
 
 
 def _box_diou_iou(b1: np.ndarray, b2: np.ndarray, eps: float) -> Tuple[np.ndarray, np.ndarray]:
@@ -200,7 +205,7 @@ def distance_box_iou(boxes1: Any, boxes2: Any, eps: float = 1e-7) -> Any:
     """(N, M) distance IoU (Zheng et al. 2020): IoU minus the normalised squared centre distance."""
     b1, b2 = _upcast(_boxes(boxes1, "boxes1")), _upcast(_boxes(boxes2, "boxes2"))
     diou, _ = _box_diou_iou(b1, b2, eps)
-    return from_numpy(diou)
+    return from_numpy(_int_result(diou, b1))
 
 
 def complete_box_iou(boxes1: Any, boxes2: Any, eps: float = 1e-7) -> Any:
@@ -214,7 +219,7 @@ def complete_box_iou(boxes1: Any, boxes2: Any, eps: float = 1e-7) -> Any:
     t = diou.dtype.type
     v = t(4 / (np.pi ** 2)) * (np.arctan(w_pred / h_pred) - np.arctan(w_gt / h_gt)) ** 2
     alpha = v / (t(1) - iou + v + t(eps))
-    return from_numpy((diou - alpha * v).astype(diou.dtype))
+    return from_numpy(_int_result((diou - alpha * v).astype(diou.dtype), b1))
 
 
 def masks_to_boxes(masks: Any) -> Any:

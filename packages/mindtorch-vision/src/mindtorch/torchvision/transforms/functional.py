@@ -80,6 +80,14 @@ def _is_numpy_image(img: Any) -> bool:
     return img.ndim in {2, 3}
 
 
+def _records(img: Any) -> bool:
+    """Whether autograd records a transform of `img`: a tensor requiring grad (an attacked or learned input, a
+    Normalize inside a model). Those take torch ops instead of the numpy kernels, so the gradient flows, as
+    torchvision's tensor transforms are torch ops: normalize, resize, crop (and center_crop, resized_crop),
+    hflip, vflip."""
+    return is_tensor(img) and bool(img.requires_grad) and torch.is_grad_enabled()
+
+
 def _apply(img: Any, fn_t, fn_pil, *args: Any, **kwargs: Any) -> Any:
     """Dispatch: tensor -> numpy kernel -> tensor; PIL -> PIL kernel; anything else -> TypeError."""
     if is_tensor(img):
@@ -226,6 +234,18 @@ def normalize(tensor: Any, mean: Sequence[float], std: Sequence[float], inplace:
     """(tensor - mean) / std per channel of a float (..., C, H, W) tensor; `inplace` writes into `tensor`."""
     if not is_tensor(tensor):
         raise TypeError(f"img should be Tensor Image. Got {type(tensor)}")
+    if _records(tensor):
+        if not tensor.is_floating_point():
+            raise TypeError(f"Input tensor should be a float tensor. Got {tensor.dtype}.")
+        if tensor.ndim < 3:
+            raise ValueError("Expected tensor to be a tensor image of size (..., C, H, W). Got tensor.size() = "
+                             f"{tensor.size()}")
+        m = torch.as_tensor(mean, dtype=tensor.dtype)
+        sd = torch.as_tensor(std, dtype=tensor.dtype)
+        if (sd == 0).any():
+            raise ValueError(f"std evaluated to zero after conversion to {tensor.dtype}, leading to division by zero.")
+        m, sd = (m.view(-1, 1, 1) if m.ndim == 1 else m), (sd.view(-1, 1, 1) if sd.ndim == 1 else sd)
+        return tensor.sub_(m).div_(sd) if inplace else tensor.sub(m).div(sd)
     out = F_t.normalize(to_numpy(tensor), mean, std)
     if inplace:
         return write_back(tensor, out)
@@ -240,6 +260,17 @@ def resize(img: Any, size: Union[int, List[int]], interpolation: InterpolationMo
         if antialias is not None and not antialias:
             warnings.warn("Anti-alias option is always applied for PIL Image input. Argument antialias is ignored.")
         return F_pil.resize(img, size=size, interpolation=pil_modes_mapping[interpolation], max_size=max_size)
+    if _records(img):
+        out_size = F_t.resize_output_size(tuple(img.shape[-2:]), size, interpolation.value, max_size, antialias)
+        if out_size is None:
+            return img
+        x = img if img.ndim >= 4 else img.unsqueeze(0)
+        align = False if interpolation.value in ("bilinear", "bicubic") else None
+        lead = x.shape[:-3]
+        y = torch.nn.functional.interpolate(x.reshape(-1, *x.shape[-3:]), size=out_size, mode=interpolation.value,
+                                            align_corners=align, antialias=bool(antialias))
+        y = y.reshape(*lead, *y.shape[-3:])
+        return y if img.ndim >= 4 else y.squeeze(0)
     return from_numpy(F_t.resize(to_numpy(img), size=size, interpolation=interpolation.value, max_size=max_size,
                                  antialias=antialias))
 
@@ -258,6 +289,14 @@ def pad(img: Any, padding: Union[int, List[int]], fill: Any = 0, padding_mode: s
 
 def crop(img: Any, top: int, left: int, height: int, width: int) -> Any:
     """The (top, left, height, width) box; outside the image is zero-padded."""
+    if _records(img):
+        h, w = img.shape[-2:]
+        right, bottom = left + width, top + height
+        box = img[..., max(top, 0):bottom, max(left, 0):right]
+        if left < 0 or top < 0 or right > w or bottom > h:
+            pad_lrtb = [max(-left, 0), max(right - w, 0), max(-top, 0), max(bottom - h, 0)]
+            return torch.nn.functional.pad(box, pad_lrtb, mode="constant", value=0.0)
+        return box
     return _apply(img, F_t.crop, F_pil.crop, top, left, height, width)
 
 
@@ -291,11 +330,11 @@ def resized_crop(img: Any, top: int, left: int, height: int, width: int, size: L
 
 
 def hflip(img: Any) -> Any:
-    return _apply(img, F_t.hflip, F_pil.hflip)
+    return img.flip(-1) if _records(img) else _apply(img, F_t.hflip, F_pil.hflip)
 
 
 def vflip(img: Any) -> Any:
-    return _apply(img, F_t.vflip, F_pil.vflip)
+    return img.flip(-2) if _records(img) else _apply(img, F_t.vflip, F_pil.vflip)
 
 
 def _get_perspective_coeffs(startpoints: List[List[int]], endpoints: List[List[int]]) -> List[float]:

@@ -389,9 +389,10 @@ def interpolate(img: np.ndarray, size: Sequence[int], mode: str, antialias: bool
     return x.astype(img.dtype)
 
 
-def resize(img: np.ndarray, size: Any, interpolation: str = "bilinear", max_size: Optional[int] = None,
-           antialias: Optional[bool] = None) -> np.ndarray:
-    _assert_image_tensor(img)
+def resize_output_size(hw: Tuple[int, int], size: Any, interpolation: str = "bilinear",
+                       max_size: Optional[int] = None, antialias: Optional[bool] = None) -> Optional[List[int]]:
+    """torchvision 0.13's argument checks and output size of a tensor resize of an (h, w) image: [new_h, new_w],
+    or None when the image already has it (resize then returns its input)."""
     if not isinstance(size, (int, tuple, list)):
         raise TypeError("Got inappropriate size arg")
     if not isinstance(interpolation, str):
@@ -413,7 +414,7 @@ def resize(img: np.ndarray, size: Any, interpolation: str = "bilinear", max_size
         antialias = False
     if antialias and interpolation not in ["bilinear", "bicubic"]:
         raise ValueError("Antialias option is supported for bilinear and bicubic interpolation modes only")
-    _, h, w = get_dimensions(img)
+    h, w = hw
     if isinstance(size, int) or len(size) == 1:
         requested_new_short = size if isinstance(size, int) else size[0]
         short, long = (w, h) if w <= h else (h, w)
@@ -428,9 +429,20 @@ def resize(img: np.ndarray, size: Any, interpolation: str = "bilinear", max_size
                 new_short, new_long = int(max_size * new_short / new_long), max_size
         new_w, new_h = (new_short, new_long) if w <= h else (new_long, new_short)
         if (w, h) == (new_w, new_h):
-            return img
+            return None
     else:
         new_h, new_w = size
+    return [new_h, new_w]
+
+
+def resize(img: np.ndarray, size: Any, interpolation: str = "bilinear", max_size: Optional[int] = None,
+           antialias: Optional[bool] = None) -> np.ndarray:
+    _assert_image_tensor(img)
+    out_size = resize_output_size(tuple(get_dimensions(img)[1:]), size, interpolation, max_size, antialias)
+    if out_size is None:
+        return img
+    new_h, new_w = out_size
+    antialias = bool(antialias)
     x, need_cast, need_squeeze, out_dtype = _cast_squeeze_in(img, [np.float32, np.float64])
     x = interpolate(x, [new_h, new_w], interpolation, antialias)
     if interpolation == "bicubic" and out_dtype == np.uint8:
