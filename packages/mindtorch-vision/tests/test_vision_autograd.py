@@ -56,3 +56,72 @@ def test_integer_boxes_give_float32(fn):
     b = torch.tensor([[0, 0, 10, 10], [5, 5, 15, 15], [2, 3, 4, 9]])
     assert fn(b, b).dtype == torch.float32
     assert fn(b.double(), b.double()).dtype == torch.float64
+
+
+def _tv013_boxes(t):
+    """torchvision 0.13's box formulas with real torch ops (torchvision itself is not installed)."""
+    def area(b):
+        return (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+
+    def inter_union(b1, b2):
+        lt, rb = t.max(b1[:, None, :2], b2[:, :2]), t.min(b1[:, None, 2:], b2[:, 2:])
+        wh = (rb - lt).clamp(min=0)
+        inter = wh[:, :, 0] * wh[:, :, 1]
+        return inter, area(b1)[:, None] + area(b2) - inter
+
+    def enclosing(b1, b2):
+        return (t.max(b1[:, None, 2:], b2[:, 2:]) - t.min(b1[:, None, :2], b2[:, :2])).clamp(min=0)
+
+    def giou(b1, b2):
+        inter, union = inter_union(b1, b2)
+        whi = enclosing(b1, b2)
+        areai = whi[:, :, 0] * whi[:, :, 1]
+        return inter / union - (areai - union) / areai
+
+    def diou_iou(b1, b2, eps=1e-7):
+        inter, union = inter_union(b1, b2)
+        iou = inter / union
+        whi = enclosing(b1, b2)
+        diag = whi[:, :, 0] ** 2 + whi[:, :, 1] ** 2 + eps
+        xp, yp = (b1[:, 0] + b1[:, 2]) / 2, (b1[:, 1] + b1[:, 3]) / 2
+        xg, yg = (b2[:, 0] + b2[:, 2]) / 2, (b2[:, 1] + b2[:, 3]) / 2
+        return iou - ((xp[:, None] - xg[None, :]) ** 2 + (yp[:, None] - yg[None, :]) ** 2) / diag, iou
+
+    def ciou(b1, b2, eps=1e-7):
+        d, iou = diou_iou(b1, b2, eps)
+        wp, hp = b1[:, None, 2] - b1[:, None, 0], b1[:, None, 3] - b1[:, None, 1]
+        wg, hg = b2[:, 2] - b2[:, 0], b2[:, 3] - b2[:, 1]
+        v = (4 / (t.pi ** 2)) * t.pow(t.atan(wp / hp) - t.atan(wg / hg), 2)
+        with t.no_grad():
+            alpha = v / (1 - iou + v + eps)
+        return d - alpha * v
+
+    def cxcywh_to_xyxy(b):
+        cx, cy, w, h = b.unbind(-1)
+        return t.stack([cx - 0.5 * w, cy - 0.5 * h, cx + 0.5 * w, cy + 0.5 * h], dim=-1)
+
+    return {"box_iou": lambda a, b: inter_union(a, b)[0] / inter_union(a, b)[1], "generalized_box_iou": giou,
+            "distance_box_iou": lambda a, b: diou_iou(a, b)[0], "complete_box_iou": ciou,
+            "box_area": lambda a, b: area(a), "box_convert": lambda a, b: cxcywh_to_xyxy(a)}
+
+
+@pytest.mark.parametrize("name", ["box_iou", "generalized_box_iou", "distance_box_iou", "complete_box_iou",
+                                  "box_area", "box_convert"])
+def test_box_ops_keep_autograd(reftorch, name):
+    """A DETR-style `1 - generalized_box_iou(pred, target).diag()` loss must train the predicted boxes."""
+    rng = np.random.default_rng(0)
+    xy = rng.random((4, 2)) * 10
+    b1 = np.concatenate([xy, xy + 1 + rng.random((4, 2)) * 5], 1).astype(np.float32)
+    b2 = (b1 + rng.random((4, 4)) - 0.5).astype(np.float32)
+    mine = {"box_convert": lambda a, b: ops.box_convert(a, "cxcywh", "xyxy")}.get(name, getattr(ops, name, None))
+    if name == "box_area":
+        mine = lambda a, b: ops.box_area(a)  # noqa: E731
+    ref = _tv013_boxes(reftorch)[name]
+    a, b = torch.tensor(b1, requires_grad=True), torch.tensor(b2)
+    ra, rb = reftorch.tensor(b1, requires_grad=True), reftorch.tensor(b2)
+    y, ry = mine(a, b), ref(ra, rb)
+    assert y.requires_grad
+    (y * y).sum().backward()
+    (ry * ry).sum().backward()
+    np.testing.assert_allclose(y.detach().numpy(), ry.detach().numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(a.grad.numpy(), ra.grad.numpy(), rtol=1e-4, atol=1e-5)

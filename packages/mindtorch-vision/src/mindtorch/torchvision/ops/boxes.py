@@ -1,8 +1,10 @@
 """Box operations of torchvision.ops (0.13): NMS, IoU variants, conversions.
 
-Computed in numpy (these are inference/data-side utilities; results are new tensors without autograd history):
-nms and batched_nms follow torchvision's CPU kernel (IoU > threshold suppresses; indices sorted by decreasing
-score), the IoU family follows torchvision's formulas in the input's floating dtype.
+Computed in numpy (inference/data-side use: new tensors): nms and batched_nms follow torchvision's CPU kernel
+(IoU > threshold suppresses; indices sorted by decreasing score), the IoU family follows torchvision's formulas in
+the input's floating dtype. When a box tensor requires grad (a DETR-style `1 - generalized_box_iou(...)` loss) the
+IoU family, box_area, box_convert and clip_boxes_to_image run torchvision's formulas as torch ops instead
+(`_torch_*`), so the gradient flows as in torchvision.
 """
 from __future__ import annotations
 
@@ -10,7 +12,43 @@ from typing import Any, Tuple
 
 import numpy as np
 
+import mindtorch.torch as torch
+
 from .._bridge import from_numpy, to_numpy
+
+
+def _records(*boxes: Any) -> bool:
+    return torch.is_grad_enabled() and any(torch.is_tensor(b) and b.requires_grad for b in boxes)
+
+
+def _torch_area(b: Any) -> Any:
+    return (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+
+
+def _torch_inter_union(b1: Any, b2: Any) -> Tuple[Any, Any]:
+    area1, area2 = _torch_area(b1), _torch_area(b2)
+    lt = torch.max(b1[:, None, :2], b2[:, :2])
+    rb = torch.min(b1[:, None, 2:], b2[:, 2:])
+    wh = (rb - lt).clamp(min=0)
+    inter = wh[:, :, 0] * wh[:, :, 1]
+    return inter, area1[:, None] + area2 - inter
+
+
+def _torch_enclosing_wh(b1: Any, b2: Any) -> Any:
+    lti = torch.min(b1[:, None, :2], b2[:, :2])
+    rbi = torch.max(b1[:, None, 2:], b2[:, 2:])
+    return (rbi - lti).clamp(min=0)
+
+
+def _torch_diou_iou(b1: Any, b2: Any, eps: float) -> Tuple[Any, Any]:
+    inter, union = _torch_inter_union(b1, b2)
+    iou = inter / union
+    whi = _torch_enclosing_wh(b1, b2)
+    diagonal_distance_squared = (whi[:, :, 0] ** 2) + (whi[:, :, 1] ** 2) + eps
+    x_p, y_p = (b1[:, 0] + b1[:, 2]) / 2, (b1[:, 1] + b1[:, 3]) / 2
+    x_g, y_g = (b2[:, 0] + b2[:, 2]) / 2, (b2[:, 1] + b2[:, 3]) / 2
+    centers_distance_squared = (x_p[:, None] - x_g[None, :]) ** 2 + (y_p[:, None] - y_g[None, :]) ** 2
+    return iou - (centers_distance_squared / diagonal_distance_squared), iou
 
 
 def _upcast(a: np.ndarray) -> np.ndarray:
@@ -96,6 +134,11 @@ def remove_small_boxes(boxes: Any, min_size: float) -> Any:
 
 def clip_boxes_to_image(boxes: Any, size: Tuple[int, int]) -> Any:
     """Clip (..., 4) xyxy boxes to an image of size (height, width)."""
+    if _records(boxes):
+        height, width = size
+        x = boxes[..., 0::2].clamp(min=0, max=width)
+        y = boxes[..., 1::2].clamp(min=0, max=height)
+        return torch.stack((x, y), dim=boxes.dim()).reshape(boxes.shape)
     b = np.asarray(to_numpy(boxes))
     height, width = size
     out = b.copy()
@@ -134,7 +177,26 @@ def box_convert(boxes: Any, in_fmt: str, out_fmt: str) -> Any:
     b = np.asarray(to_numpy(boxes))
     if in_fmt == out_fmt:
         return from_numpy(b.copy())
+    if _records(boxes):
+        return _torch_box_convert(boxes, in_fmt, out_fmt)
     return from_numpy(np.ascontiguousarray(_from_xyxy(_to_xyxy(b, in_fmt), out_fmt)))
+
+
+def _torch_box_convert(boxes: Any, in_fmt: str, out_fmt: str) -> Any:
+    """torchvision's _box_convert formulas as torch ops (through xyxy)."""
+    if in_fmt == "xywh":
+        x, y, w, h = boxes.unbind(-1)
+        boxes = torch.stack([x, y, x + w, y + h], dim=-1)
+    elif in_fmt == "cxcywh":
+        cx, cy, w, h = boxes.unbind(-1)
+        boxes = torch.stack([cx - 0.5 * w, cy - 0.5 * h, cx + 0.5 * w, cy + 0.5 * h], dim=-1)
+    if out_fmt == "xywh":
+        x1, y1, x2, y2 = boxes.unbind(-1)
+        return torch.stack([x1, y1, x2 - x1, y2 - y1], dim=-1)
+    if out_fmt == "cxcywh":
+        x1, y1, x2, y2 = boxes.unbind(-1)
+        return torch.stack([(x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1], dim=-1)
+    return boxes
 
 
 def _box_area(b: np.ndarray) -> np.ndarray:
@@ -144,6 +206,8 @@ def _box_area(b: np.ndarray) -> np.ndarray:
 
 def box_area(boxes: Any) -> Any:
     """(x2 - x1) * (y2 - y1) per box."""
+    if _records(boxes):
+        return _torch_area(boxes)
     return from_numpy(_box_area(_boxes(boxes)))
 
 
@@ -169,6 +233,9 @@ def _iou(b1: np.ndarray, b2: np.ndarray) -> np.ndarray:
 
 def box_iou(boxes1: Any, boxes2: Any) -> Any:
     """(N, M) IoU matrix of two sets of xyxy boxes."""
+    if _records(boxes1, boxes2):
+        inter, union = _torch_inter_union(boxes1, boxes2)
+        return inter / union
     return from_numpy(_iou(_boxes(boxes1, "boxes1"), _boxes(boxes2, "boxes2")))
 
 
@@ -180,6 +247,11 @@ def _enclosing_wh(b1: np.ndarray, b2: np.ndarray) -> np.ndarray:
 
 def generalized_box_iou(boxes1: Any, boxes2: Any) -> Any:
     """(N, M) generalized IoU (Rezatofighi et al. 2019)."""
+    if _records(boxes1, boxes2):
+        inter, union = _torch_inter_union(boxes1, boxes2)
+        whi = _torch_enclosing_wh(boxes1, boxes2)
+        areai = whi[:, :, 0] * whi[:, :, 1]
+        return inter / union - (areai - union) / areai
     b1, b2 = _boxes(boxes1, "boxes1"), _boxes(boxes2, "boxes2")
     inter, union = _box_inter_union(b1, b2)
     iou = inter / union
@@ -203,6 +275,8 @@ def _box_diou_iou(b1: np.ndarray, b2: np.ndarray, eps: float) -> Tuple[np.ndarra
 
 def distance_box_iou(boxes1: Any, boxes2: Any, eps: float = 1e-7) -> Any:
     """(N, M) distance IoU (Zheng et al. 2020): IoU minus the normalised squared centre distance."""
+    if _records(boxes1, boxes2):
+        return _torch_diou_iou(boxes1, boxes2, eps)[0]
     b1, b2 = _upcast(_boxes(boxes1, "boxes1")), _upcast(_boxes(boxes2, "boxes2"))
     diou, _ = _box_diou_iou(b1, b2, eps)
     return from_numpy(_int_result(diou, b1))
@@ -210,6 +284,15 @@ def distance_box_iou(boxes1: Any, boxes2: Any, eps: float = 1e-7) -> Any:
 
 def complete_box_iou(boxes1: Any, boxes2: Any, eps: float = 1e-7) -> Any:
     """(N, M) complete IoU (Zheng et al. 2020): distance IoU minus an aspect-ratio consistency term."""
+    if _records(boxes1, boxes2):
+        diou, iou = _torch_diou_iou(boxes1, boxes2, eps)
+        w_pred = boxes1[:, None, 2] - boxes1[:, None, 0]
+        h_pred = boxes1[:, None, 3] - boxes1[:, None, 1]
+        w_gt, h_gt = boxes2[:, 2] - boxes2[:, 0], boxes2[:, 3] - boxes2[:, 1]
+        v = (4 / (torch.pi ** 2)) * torch.pow(torch.atan(w_pred / h_pred) - torch.atan(w_gt / h_gt), 2)
+        with torch.no_grad():
+            alpha = v / (1 - iou + v + eps)
+        return diou - alpha * v
     b1, b2 = _upcast(_boxes(boxes1, "boxes1")), _upcast(_boxes(boxes2, "boxes2"))
     diou, iou = _box_diou_iou(b1, b2, eps)
     w_pred = b1[:, None, 2] - b1[:, None, 0]
