@@ -200,12 +200,13 @@ def _owns_storage(t: Any) -> bool:
 def _rebind_view(dst: Any, value: Any, node: str) -> Any:
     """In-place write into a view whose recorded setitem MindSpore loses: rebind (see `write_back`)."""
     ref = dst.__dict__.get("_mt_view_base")
-    recipe = dst.__dict__.get("_mt_view_recipe")
-    if ref is not None and ref() is not None and recipe is not None:
+    made = dst.__dict__.get("_mt_view_recipe")
+    rebuild = _view_recipe(made[1], made[0], made[2], made[3]) if made is not None else None
+    if ref is not None and ref() is not None and rebuild is not None:
         # the base is still in use: write the view's new value into its parent as torch's CopySlices does - the
         # parent's new whole value (its other elements unchanged, recorded) written back into the parent (which
         # recurses up a chain of views), then dst rebinds to the value as below
-        parent, rebuild = recipe
+        parent = made[0]
         write_back(parent, rebuild(parent, value))
     elif ref is not None and ref() is not None:
         raise NotImplementedError(
@@ -553,10 +554,10 @@ def _make_view_dispatcher(entry: OpEntry) -> Callable:
         if getattr(base, "_requires_grad", False) and _ms.is_recording():
             _remember_base(res, base)
             if isinstance(res, _MsTensor) and res is not base:
-                recipe = _view_recipe(name, base, args, kwargs)
-                if recipe is not None:
-                    # (a strong reference: the parent is often a temporary, e.g. the `x.t()` of `x.t()[0]`)
-                    res.__dict__["_mt_view_recipe"] = (base, recipe)
+                # how the view was made, for a later in-place write through it (`_rebind_view`); the rebuild
+                # function is only made then. (A strong reference to the parent: it is often a temporary, e.g.
+                # the `x.t()` of `x.t()[0]`; it shares the view's storage and graph anyway.)
+                res.__dict__["_mt_view_recipe"] = (base, name, args, kwargs)
         return res
 
     dispatch.__name__ = entry.name
