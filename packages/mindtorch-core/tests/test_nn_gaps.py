@@ -64,3 +64,15 @@ def test_grid_sample_volumetric(reftorch, mode, padding_mode, align_corners):
         out.append((y, xx.grad) if mode == "nearest" else (y, xx.grad, gg.grad))
     for mine, ref in zip(*out):
         assert_same(mine, ref, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("call", [
+    lambda T: T.nn.InstanceNorm1d(4)(T.ones(2, 4, 1)),
+    lambda T: T.nn.InstanceNorm2d(4)(T.ones(2, 4, 1, 1)),
+    lambda T: T.nn.BatchNorm1d(4)(T.ones(1, 4)),
+], ids=["instance1d", "instance2d", "batch1d"])
+def test_norm_layers_refuse_single_values_in_training(reftorch, call):
+    """torch's _verify_spatial_size / _verify_batch_size, with torch.Size in the message."""
+    from _compare import assert_same_error
+
+    assert_same_error(ValueError, call, reftorch)

@@ -57,6 +57,11 @@ def _reshape(x: Any, shape: Sequence[int]) -> Any:
     return ops.reshape(x, tuple(shape))
 
 
+def _torch_size(t: Any) -> str:
+    """How torch prints a shape in its messages: torch.Size([2, 4, 1])."""
+    return f"torch.Size({list(_shape(t))})"
+
+
 def _scalar(v: float, like: Any) -> Any:
     return _MsTensor(v, dtype=like.dtype)
 
@@ -1070,7 +1075,7 @@ def batch_norm(input: Any, running_mean: Any, running_var: Any, weight: Any = No
     count = int(np.prod([_shape(input)[a] for a in (0, *range(2, nd))]))
     if count <= 1:
         raise ValueError(f"Expected more than 1 value per channel when training, got input size "
-                         f"{list(_shape(input))}")
+                         f"{_torch_size(input)}")
     update = running_mean is not None and running_var is not None
     out, mean, var = _DISPATCHERS["_batch_norm_train"](input, weight, bias, float(eps), update)
     if update:
@@ -1207,6 +1212,9 @@ def instance_norm(input: Any, running_mean: Any = None, running_var: Any = None,
     nd = input.ndim
     axes = tuple(range(2, nd))
     if use_input_stats:
+        if int(np.prod([_shape(input)[a] for a in axes])) <= 1:  # torch's _verify_spatial_size
+            raise ValueError(f"Expected more than 1 spatial element when training, got input size "
+                             f"{_torch_size(input)}")
         mean = ops.mean(input, axes, keep_dims=True)
         xc = ops.sub(input, mean)
         var = ops.mean(ops.mul(xc, xc), axes, keep_dims=True)
