@@ -125,3 +125,21 @@ def test_dither_is_small_random_noise():
     noisy = ta.compliance.kaldi.fbank(pcm, sample_frequency=SR, dither=1.0).numpy()
     assert plain.shape == noisy.shape and not np.array_equal(plain, noisy)
     np.testing.assert_allclose(noisy, plain, atol=0.5)
+
+
+def test_iid_masks_follow_torchaudio_012():
+    """0.12 masks independently only for 4-D (batch, channel, freq, time) input: 3-D input shares one mask across
+    its channels, 2-D input is one spectrogram (2.x masks 3-D input per channel and refuses 2-D)."""
+    o = (ta.transforms.TimeMasking(30, iid_masks=True)(torch.ones(2, 40, 100), 7.5).numpy() == 7.5)
+    assert (o[0] == o[1]).all()
+    assert tuple(ta.transforms.FrequencyMasking(10, iid_masks=True)(torch.ones(40, 100)).shape) == (40, 100)
+    torch.manual_seed(0)
+    o4 = ta.transforms.TimeMasking(30, iid_masks=True)(torch.ones(8, 2, 40, 100), 7.5).numpy() == 7.5
+    assert not all((o4[i] == o4[0]).all() for i in range(8))  # independent across the batch
+
+
+def test_griffinlim_random_init():
+    """rand_init=True (the default) draws a complex random start, as torch.rand(..., dtype=complex) does."""
+    torch.manual_seed(0)
+    out = ta.transforms.GriffinLim(n_fft=256, n_iter=4)(torch.rand(2, 129, 20))
+    assert tuple(out.shape)[0] == 2 and out.dtype == torch.float32 and bool(torch.isfinite(out).all())

@@ -64,3 +64,22 @@ def test_continuous_samplers_refuse_integer_dtypes(reftorch, call):
 ], ids=["ldexp_int_f64_0d", "ldexp_f16_f32", "ldexp_int_int", "lcm_u8_i8", "gcd_i16"])
 def test_result_dtypes(reftorch, call):
     assert_same(call(torch), call(reftorch))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_ndtri_tails_are_finite(reftorch, dtype):
+    """2p - 1 loses p near 0 (an infinite or 1e-3-off result); torch's ndtri is finite down to tiny p."""
+    x = np.array([1e-30, 1e-10, 1e-8, 3e-8, 1e-7, 2e-7, 1e-6, 1e-5, 0.3, 0.5, 0.9, 1 - 1e-7, 0.99999994, 0.9999,
+                  0.0, 1.0, -0.1, 1.1, np.nan], dtype=dtype)
+    tol = {"float32": 2e-6, "float64": 1e-10}[dtype]
+    assert_same(torch.special.ndtri(torch.tensor(x)), reftorch.special.ndtri(reftorch.tensor(x)), rtol=tol, atol=0)
+
+
+def test_complex_rand_and_randn(reftorch):
+    """torch draws the real and imaginary parts independently (randn: each with variance 1/2)."""
+    torch.manual_seed(0)
+    a, b = torch.rand(20000, dtype=torch.complex64), torch.randn(20000, dtype=torch.complex64)
+    assert a.dtype == torch.complex64 and b.dtype == torch.complex64
+    assert abs(float(a.real.mean()) - 0.5) < 0.02 and abs(float(a.imag.mean()) - 0.5) < 0.02
+    assert abs(float((b.abs() ** 2).mean()) - 1.0) < 0.05 and abs(float(b.real.var()) - 0.5) < 0.03
+    assert torch.randn_like(torch.ones(3, dtype=torch.complex64)).dtype == torch.complex64

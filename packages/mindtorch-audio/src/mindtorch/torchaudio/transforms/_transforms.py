@@ -1207,10 +1207,10 @@ class _AxisMasking(torch.nn.Module):
         Returns:
             Tensor: Masked spectrogram of dimensions `(..., freq, time)`.
         """
-        # if iid_masks flag marked and specgram has a batch dimension
-        # self.axis + specgram.dim() - 3 gives the time/frequency dimension (last two dimensions)
-        # for input tensor for which the dimension is not 3.
-        if self.iid_masks:
+        # torchaudio 0.12: independent masks only for a batch of multichannel spectrograms (4-D input); 3-D input
+        # shares one mask across its channels and 2-D input is masked as one spectrogram (2.x masks 3-D input per
+        # channel and refuses 2-D). self.axis + specgram.dim() - 3 is the freq/time dim for other ranks.
+        if self.iid_masks and specgram.dim() == 4:
             return F.mask_along_axis_iid(
                 specgram, self.mask_param, mask_value, self.axis + specgram.dim() - 3, p=self.p
             )

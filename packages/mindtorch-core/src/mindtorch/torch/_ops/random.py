@@ -9,6 +9,7 @@ reparametrisation, which we do not provide: `normal(mean_tensor, std_tensor)` is
 """
 from __future__ import annotations
 
+import math
 from typing import Any, Optional
 
 import mindspore as ms
@@ -31,15 +32,27 @@ def _np(t: Any) -> np.ndarray:
 
 
 def _float_dtype(dtype: Any, kernel: str = "check_uniform_bounds") -> Any:
-    return _floating(D.to_dtype(dtype) or D.get_default_dtype(), kernel)
+    return _floating(D.to_dtype(dtype) or D.get_default_dtype(), kernel, complex_ok=True)
 
 
-def _floating(d: Any, kernel: str) -> Any:
-    """`d` if it is a floating dtype; else torch's error for continuous samplers (1.12 dispatches them over
-    floating types only: `rand(2, dtype=torch.long)` raises instead of returning zeros)."""
-    if d not in D.all_float_type:
+def _floating(d: Any, kernel: str, complex_ok: bool = False) -> Any:
+    """`d` if it is a floating (or, for rand/randn and their _like, complex) dtype; else torch's error for
+    continuous samplers (1.12 dispatches them over those types only: `rand(2, dtype=torch.long)` raises instead
+    of returning zeros)."""
+    if d not in D.all_float_type and not (complex_ok and d in D.all_complex_type):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{D.scalar_name(d)}'")
     return d
+
+
+def _draw(g: Any, shape: Any, d: Any, normal: bool) -> np.ndarray:
+    """U[0, 1) or N(0, 1) samples; for a complex dtype torch draws the real and imaginary parts independently
+    (each N(0, 1/2) for randn, so that E|z|^2 = 1)."""
+    shape = tuple(shape)
+    if d in D.all_complex_type:
+        if normal:
+            return (g.standard_normal(shape) + 1j * g.standard_normal(shape)) * math.sqrt(0.5)
+        return g.random(shape) + 1j * g.random(shape)
+    return g.standard_normal(shape) if normal else g.random(shape)
 
 
 @register("rand", method=False)
@@ -47,8 +60,7 @@ def rand(*size: Any, generator: Any = None, out: Any = None, dtype: Any = None, 
          device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """Uniform samples in [0, 1), shape `size`, default dtype."""
     d = _float_dtype(dtype)
-    arr = numpy_generator(generator).random(shape_args(size))
-    return _finish(np_to_ms(arr, d), requires_grad, device)
+    return _finish(np_to_ms(_draw(numpy_generator(generator), shape_args(size), d, False), d), requires_grad, device)
 
 
 @register("randn", method=False)
@@ -56,8 +68,7 @@ def randn(*size: Any, generator: Any = None, out: Any = None, dtype: Any = None,
           device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """Standard normal samples, shape `size`, default dtype."""
     d = _float_dtype(dtype, "normal_kernel_cpu")
-    arr = numpy_generator(generator).standard_normal(shape_args(size))
-    return _finish(np_to_ms(arr, d), requires_grad, device)
+    return _finish(np_to_ms(_draw(numpy_generator(generator), shape_args(size), d, True), d), requires_grad, device)
 
 
 @register("randint", method=False)
@@ -174,15 +185,15 @@ def _like(input: Any, dtype: Any) -> Any:
 @register("rand_like", method=False)
 def rand_like(input: Any, *, dtype: Any = None, layout: Any = None, device: Any = None,
               requires_grad: bool = False, memory_format: Any = None) -> Any:
-    d = _floating(_like(input, dtype), "check_uniform_bounds")
-    return _finish(np_to_ms(numpy_generator().random(tuple(input.shape)), d), requires_grad, device)
+    d = _floating(_like(input, dtype), "check_uniform_bounds", complex_ok=True)
+    return _finish(np_to_ms(_draw(numpy_generator(), input.shape, d, False), d), requires_grad, device)
 
 
 @register("randn_like", method=False)
 def randn_like(input: Any, *, dtype: Any = None, layout: Any = None, device: Any = None,
                requires_grad: bool = False, memory_format: Any = None) -> Any:
-    d = _floating(_like(input, dtype), "normal_kernel_cpu")
-    return _finish(np_to_ms(numpy_generator().standard_normal(tuple(input.shape)), d), requires_grad, device)
+    d = _floating(_like(input, dtype), "normal_kernel_cpu", complex_ok=True)
+    return _finish(np_to_ms(_draw(numpy_generator(), input.shape, d, True), d), requires_grad, device)
 
 
 @register("randint_like", method=False)

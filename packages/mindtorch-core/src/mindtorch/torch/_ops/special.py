@@ -50,9 +50,40 @@ def ndtr(input: Any) -> Any:
 
 @register("special_ndtri", method=False, function=False, namespaces=_NS)
 def ndtri(input: Any) -> Any:
-    """The inverse of ndtr: sqrt(2) * erfinv(2p - 1)."""
+    """The inverse of ndtr: sqrt(2) * erfinv(2p - 1), with torch's finite tails (see `_ndtri_tails`)."""
     p = _float(input)
-    return mint.mul(kernel("erfinv")(mint.sub(mint.mul(p, 2.0), 1.0)), scalar_arg(math.sqrt(2.0), p))
+    out = mint.mul(kernel("erfinv")(mint.sub(mint.mul(p, 2.0), 1.0)), scalar_arg(math.sqrt(2.0), p))
+    if _ms.HOST_MEMORY and id(p.dtype) in _NDTRI_HOST:
+        # values from the host in float64: 2p - 1 in float32 keeps only ~1e-7 of p (ndtri(1e-5) was 7e-5 off
+        # relative); written into the fresh result, whose autograd node stays MindSpore's
+        p64 = _ms.host_view(p).astype(np.float64)
+        with _ms.quiet_fp():  # (+-inf at 0 and 1, nan outside [0, 1], as torch, without a warning)
+            vals = math.sqrt(2.0) * P._np_erfinv(2.0 * p64 - 1.0)
+        _ndtri_tails(p64, vals)
+        np.copyto(ms.Tensor.asnumpy(out), vals, casting="unsafe")
+    return out
+
+
+_NDTRI_HOST = frozenset(map(id, (D.float32, D.float64)))
+_NDTRI_TAIL = 1e-7  # 2p - 1 rounds to -1 (an infinite result) from ~3e-8 (float32) / ~1e-16 (float64)
+
+
+def _ndtri_tails(p: np.ndarray, out: np.ndarray) -> None:
+    """Overwrite `out` (ndtri of p, a fresh result) where p < 1e-7 or 1 - p < 1e-7: there 2p - 1 loses p, and
+    erfinv gave +-inf where torch's (Cephes') ndtri is finite (ndtri(1e-10) = -6.3613). Abramowitz-Stegun
+    26.2.23 as the start, then Newton steps on Phi(x) = q with math.erfc (accurate relative to tiny q)."""
+    flat_p, flat_out = p.reshape(-1), out.reshape(-1)
+    q = np.minimum(flat_p.astype(np.float64), 1.0 - flat_p.astype(np.float64))
+    idx = np.nonzero((q > 0) & (q < _NDTRI_TAIL))[0]
+    for i in idx:
+        qi = float(q[i])
+        t = math.sqrt(-2.0 * math.log(qi))
+        x = -(t - (2.515517 + 0.802853 * t + 0.010328 * t * t)
+              / (1.0 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t ** 3))
+        for _ in range(4):
+            phi = math.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)
+            x -= (0.5 * math.erfc(-x / math.sqrt(2.0)) - qi) / phi
+        flat_out[i] = x if flat_p[i] < 0.5 else -x
 
 
 @register("special_xlog1py", method=False, function=False, namespaces=_NS)
