@@ -188,6 +188,7 @@ SAMPLES = {
     "gru_cell": lambda: ((X(2, 3), X(2, 4), X(12, 3), X(12, 4)), {}),
     "rnn_tanh_cell": lambda: ((X(2, 3), X(2, 4), X(4, 3), X(4, 4)), {}),
     "rnn_relu_cell": lambda: ((X(2, 3), X(2, 4), X(4, 3), X(4, 4)), {}),
+    "instance_norm": lambda: ((X(2, 3, 4),), {}),  # (torch refuses one spatial element in training)
     "threshold": lambda: ((X(), 0.1, -2.0), {}), "threshold_": lambda: ((X(), 0.1, -2.0), {}),
     "fill": lambda: ((X(), 2.0), {}), "gradient": lambda: ((X(),), {}), "histogramdd": lambda: ((X(4, 2),), {}),
     "binomial": lambda: ((torch.tensor([5.0, 3.0]), torch.tensor([0.5, 0.2])), {}),
