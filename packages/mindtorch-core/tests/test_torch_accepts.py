@@ -73,6 +73,12 @@ def test_ndtri_tails_are_finite(reftorch, dtype):
                   0.0, 1.0, -0.1, 1.1, np.nan], dtype=dtype)
     tol = {"float32": 2e-6, "float64": 1e-10}[dtype]
     assert_same(torch.special.ndtri(torch.tensor(x)), reftorch.special.ndtri(reftorch.tensor(x)), rtol=tol, atol=0)
+    g = []
+    for T in (torch, reftorch):
+        p = T.tensor(x[:14], requires_grad=True)
+        (T.special.ndtri(p) ** 2).sum().backward()
+        g.append(p.grad)
+    assert_same(g[0], g[1], rtol=1e-4, atol=0)
 
 
 def test_complex_rand_and_randn(reftorch):

@@ -22,6 +22,7 @@ from .. import _ms
 from ..autograd.function import Function
 from . import pointwise as P
 from ._args import scalar_arg
+from ._host import _host_op
 from ._registry import expose, kernel, register
 
 _NS = ("special",)
@@ -52,16 +53,23 @@ def ndtr(input: Any) -> Any:
 def ndtri(input: Any) -> Any:
     """The inverse of ndtr: sqrt(2) * erfinv(2p - 1), with torch's finite tails (see `_ndtri_tails`)."""
     p = _float(input)
-    out = mint.mul(kernel("erfinv")(mint.sub(mint.mul(p, 2.0), 1.0)), scalar_arg(math.sqrt(2.0), p))
-    if _ms.HOST_MEMORY and id(p.dtype) in _NDTRI_HOST:
-        # values from the host in float64: 2p - 1 in float32 keeps only ~1e-7 of p (ndtri(1e-5) was 7e-5 off
-        # relative); written into the fresh result, whose autograd node stays MindSpore's
-        p64 = _ms.host_view(p).astype(np.float64)
+    if not (_ms.HOST_MEMORY and id(p.dtype) in _NDTRI_HOST):
+        return mint.mul(kernel("erfinv")(mint.sub(mint.mul(p, 2.0), 1.0)), scalar_arg(math.sqrt(2.0), p))
+    # on the host in float64: 2p - 1 in float32 keeps only ~1e-7 of p (ndtri(1e-5) was 7e-5 off relative), and
+    # the tails need their own evaluation; one node whose backward is torch's d ndtri/dp = sqrt(2 pi) e^(x^2/2)
+
+    def compute(x: Any) -> Any:
+        p64 = _ms.host_view(x).astype(np.float64)
         with _ms.quiet_fp():  # (+-inf at 0 and 1, nan outside [0, 1], as torch, without a warning)
             vals = math.sqrt(2.0) * P._np_erfinv(2.0 * p64 - 1.0)
         _ndtri_tails(p64, vals)
-        np.copyto(ms.Tensor.asnumpy(out), vals, casting="unsafe")
-    return out
+        return ms.Tensor.from_numpy(np.ascontiguousarray(vals.astype(_ms.host_view(x).dtype)))
+
+    def vjp(inputs: Any, out: Any, grad: Any) -> Any:
+        slope = mint.mul(kernel("exp")(mint.mul(mint.mul(out, out), 0.5)), scalar_arg(math.sqrt(2.0 * math.pi), out))
+        return (mint.mul(grad, slope),)
+
+    return _host_op(compute, vjp, p) if _ms.records_grad(p) else compute(p)
 
 
 _NDTRI_HOST = frozenset(map(id, (D.float32, D.float64)))
