@@ -76,3 +76,9 @@ def test_norm_layers_refuse_single_values_in_training(reftorch, call):
     from _compare import assert_same_error
 
     assert_same_error(ValueError, call, reftorch)
+
+
+def test_share_memory_refuses_instead_of_training_private_copies():
+    """Hogwild (model.share_memory() then forked trainers) would silently leave this process's model untrained."""
+    with pytest.raises(NotImplementedError, match="share_memory"):
+        torch.nn.Linear(2, 2).share_memory()

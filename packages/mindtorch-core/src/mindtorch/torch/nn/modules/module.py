@@ -816,7 +816,12 @@ class Module(_Cell):
                 zero_grad_lazily(p)
 
     def share_memory(self: T) -> T:
-        return self
+        """Not supported: MindSpore tensors cannot be moved to shared memory, so processes started afterwards
+        (Hogwild training) would update private copies while this process's model stayed as it is."""
+        raise NotImplementedError(
+            "Module.share_memory() is not supported by mindtorch: MindSpore tensors cannot live in shared memory, "
+            "so worker processes would train private copies of the parameters. Train in one process, or use "
+            "torch.distributed (DistributedDataParallel) for multi-process training.")
 
     # --------------------------------------------------------------------------------- apply / dtypes
     def apply(self: T, fn: Callable[["Module"], None]) -> T:
