@@ -370,7 +370,12 @@ def _self_dot(t: Any) -> Optional[float]:
     error-state switch."""
     if not HOST_MEMORY or id(t.dtype) not in _NAN_CHECK_DTYPES:
         return None
-    flat = host_view(t).ravel()
+    return host_self_dot(host_view(t))
+
+
+def host_self_dot(a: np.ndarray) -> float:
+    """x.x over a host array's values (see `_self_dot`)."""
+    flat = a.ravel()
     return float(np.dot(flat, flat))
 
 

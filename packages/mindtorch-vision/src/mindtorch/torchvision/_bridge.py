@@ -27,6 +27,14 @@ def is_tensor(x: Any) -> bool:
     return isinstance(x, ms.Tensor)
 
 
+def records_grad(*xs: Any) -> bool:
+    """Whether autograd records an op on `xs`: one is a tensor that requires grad (an input being attacked or
+    learned, boxes in an IoU loss). Those take torch ops instead of the numpy kernels (transforms: normalize,
+    resize, crop, hflip, vflip; ops: the IoU family, box_area/convert, clip_boxes_to_image), so the gradient
+    flows as through torchvision's torch ops."""
+    return torch.is_grad_enabled() and any(is_tensor(x) and bool(x.requires_grad) for x in xs)
+
+
 def to_numpy(t: Any) -> np.ndarray:
     """A numpy view/copy of tensor `t` (do not mutate the result: copy first)."""
     if isinstance(t, np.ndarray):

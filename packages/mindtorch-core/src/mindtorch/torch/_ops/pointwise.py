@@ -1110,8 +1110,7 @@ class _OneDnnSoftmax(Function):
 def _onednn_softmax_value(x: Any, dim: int, log: bool) -> Any:
     a = np.ascontiguousarray(_ms.host_view(x))
     y = _onednn.softmax_forward(a.reshape(_as_3d(a.shape, dim)), log).reshape(a.shape)
-    flat = a.reshape(-1)
-    if not np.isfinite(np.dot(flat, flat)):  # some |x| is inf or NaN (or x.x overflowed): one more pass to tell
+    if not math.isfinite(_ms.host_self_dot(a)):  # some |x| is inf or NaN (or x.x overflowed): one more pass to tell
         # torch subtracts the row's max: a row holding NaN or +inf is NaN throughout; oneDNN's max skips NaN and
         # its result for +inf rows differs
         m = a.max(axis=dim, keepdims=True)

@@ -59,11 +59,12 @@ def ndtri(input: Any) -> Any:
     # the tails need their own evaluation; one node whose backward is torch's d ndtri/dp = sqrt(2 pi) e^(x^2/2)
 
     def compute(x: Any) -> Any:
-        p64 = _ms.host_view(x).astype(np.float64)
+        host = _ms.host_view(x)
+        p64 = host.astype(np.float64)
         with _ms.quiet_fp():  # (+-inf at 0 and 1, nan outside [0, 1], as torch, without a warning)
             vals = math.sqrt(2.0) * P._np_erfinv(2.0 * p64 - 1.0)
         _ndtri_tails(p64, vals)
-        return ms.Tensor.from_numpy(np.ascontiguousarray(vals.astype(_ms.host_view(x).dtype)))
+        return ms.Tensor.from_numpy(np.ascontiguousarray(vals.astype(host.dtype)))
 
     def vjp(inputs: Any, out: Any, grad: Any) -> Any:
         slope = mint.mul(kernel("exp")(mint.mul(mint.mul(out, out), 0.5)), scalar_arg(math.sqrt(2.0 * math.pi), out))

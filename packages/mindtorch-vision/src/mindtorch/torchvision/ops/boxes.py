@@ -14,11 +14,7 @@ import numpy as np
 
 import mindtorch.torch as torch
 
-from .._bridge import from_numpy, to_numpy
-
-
-def _records(*boxes: Any) -> bool:
-    return torch.is_grad_enabled() and any(torch.is_tensor(b) and b.requires_grad for b in boxes)
+from .._bridge import from_numpy, records_grad, to_numpy
 
 
 def _torch_area(b: Any) -> Any:
@@ -134,7 +130,7 @@ def remove_small_boxes(boxes: Any, min_size: float) -> Any:
 
 def clip_boxes_to_image(boxes: Any, size: Tuple[int, int]) -> Any:
     """Clip (..., 4) xyxy boxes to an image of size (height, width)."""
-    if _records(boxes):
+    if records_grad(boxes):
         height, width = size
         x = boxes[..., 0::2].clamp(min=0, max=width)
         y = boxes[..., 1::2].clamp(min=0, max=height)
@@ -177,7 +173,7 @@ def box_convert(boxes: Any, in_fmt: str, out_fmt: str) -> Any:
     b = np.asarray(to_numpy(boxes))
     if in_fmt == out_fmt:
         return from_numpy(b.copy())
-    if _records(boxes):
+    if records_grad(boxes):
         return _torch_box_convert(boxes, in_fmt, out_fmt)
     return from_numpy(np.ascontiguousarray(_from_xyxy(_to_xyxy(b, in_fmt), out_fmt)))
 
@@ -206,7 +202,7 @@ def _box_area(b: np.ndarray) -> np.ndarray:
 
 def box_area(boxes: Any) -> Any:
     """(x2 - x1) * (y2 - y1) per box."""
-    if _records(boxes):
+    if records_grad(boxes):
         return _torch_area(boxes)
     return from_numpy(_box_area(_boxes(boxes)))
 
@@ -233,7 +229,7 @@ def _iou(b1: np.ndarray, b2: np.ndarray) -> np.ndarray:
 
 def box_iou(boxes1: Any, boxes2: Any) -> Any:
     """(N, M) IoU matrix of two sets of xyxy boxes."""
-    if _records(boxes1, boxes2):
+    if records_grad(boxes1, boxes2):
         inter, union = _torch_inter_union(boxes1, boxes2)
         return inter / union
     return from_numpy(_iou(_boxes(boxes1, "boxes1"), _boxes(boxes2, "boxes2")))
@@ -247,7 +243,7 @@ def _enclosing_wh(b1: np.ndarray, b2: np.ndarray) -> np.ndarray:
 
 def generalized_box_iou(boxes1: Any, boxes2: Any) -> Any:
     """(N, M) generalized IoU (Rezatofighi et al. 2019)."""
-    if _records(boxes1, boxes2):
+    if records_grad(boxes1, boxes2):
         inter, union = _torch_inter_union(boxes1, boxes2)
         whi = _torch_enclosing_wh(boxes1, boxes2)
         areai = whi[:, :, 0] * whi[:, :, 1]
@@ -275,7 +271,7 @@ def _box_diou_iou(b1: np.ndarray, b2: np.ndarray, eps: float) -> Tuple[np.ndarra
 
 def distance_box_iou(boxes1: Any, boxes2: Any, eps: float = 1e-7) -> Any:
     """(N, M) distance IoU (Zheng et al. 2020): IoU minus the normalised squared centre distance."""
-    if _records(boxes1, boxes2):
+    if records_grad(boxes1, boxes2):
         return _torch_diou_iou(boxes1, boxes2, eps)[0]
     b1, b2 = _upcast(_boxes(boxes1, "boxes1")), _upcast(_boxes(boxes2, "boxes2"))
     diou, _ = _box_diou_iou(b1, b2, eps)
@@ -284,7 +280,7 @@ def distance_box_iou(boxes1: Any, boxes2: Any, eps: float = 1e-7) -> Any:
 
 def complete_box_iou(boxes1: Any, boxes2: Any, eps: float = 1e-7) -> Any:
     """(N, M) complete IoU (Zheng et al. 2020): distance IoU minus an aspect-ratio consistency term."""
-    if _records(boxes1, boxes2):
+    if records_grad(boxes1, boxes2):
         diou, iou = _torch_diou_iou(boxes1, boxes2, eps)
         w_pred = boxes1[:, None, 2] - boxes1[:, None, 0]
         h_pred = boxes1[:, None, 3] - boxes1[:, None, 1]

@@ -17,7 +17,7 @@ from PIL import Image
 
 import mindtorch.torch as torch
 
-from .._bridge import from_numpy, is_tensor, to_numpy, torch_to_np_dtype, write_back
+from .._bridge import from_numpy, is_tensor, records_grad, to_numpy, torch_to_np_dtype, write_back
 from . import functional_pil as F_pil
 from . import functional_tensor as F_t
 
@@ -78,14 +78,6 @@ def _is_numpy(img: Any) -> bool:
 
 def _is_numpy_image(img: Any) -> bool:
     return img.ndim in {2, 3}
-
-
-def _records(img: Any) -> bool:
-    """Whether autograd records a transform of `img`: a tensor requiring grad (an attacked or learned input, a
-    Normalize inside a model). Those take torch ops instead of the numpy kernels, so the gradient flows, as
-    torchvision's tensor transforms are torch ops: normalize, resize, crop (and center_crop, resized_crop),
-    hflip, vflip."""
-    return is_tensor(img) and bool(img.requires_grad) and torch.is_grad_enabled()
 
 
 def _apply(img: Any, fn_t, fn_pil, *args: Any, **kwargs: Any) -> Any:
@@ -234,7 +226,7 @@ def normalize(tensor: Any, mean: Sequence[float], std: Sequence[float], inplace:
     """(tensor - mean) / std per channel of a float (..., C, H, W) tensor; `inplace` writes into `tensor`."""
     if not is_tensor(tensor):
         raise TypeError(f"img should be Tensor Image. Got {type(tensor)}")
-    if _records(tensor):
+    if records_grad(tensor):
         if not tensor.is_floating_point():
             raise TypeError(f"Input tensor should be a float tensor. Got {tensor.dtype}.")
         if tensor.ndim < 3:
@@ -260,7 +252,7 @@ def resize(img: Any, size: Union[int, List[int]], interpolation: InterpolationMo
         if antialias is not None and not antialias:
             warnings.warn("Anti-alias option is always applied for PIL Image input. Argument antialias is ignored.")
         return F_pil.resize(img, size=size, interpolation=pil_modes_mapping[interpolation], max_size=max_size)
-    if _records(img):
+    if records_grad(img):
         out_size = F_t.resize_output_size(tuple(img.shape[-2:]), size, interpolation.value, max_size, antialias)
         if out_size is None:
             return img
@@ -289,7 +281,7 @@ def pad(img: Any, padding: Union[int, List[int]], fill: Any = 0, padding_mode: s
 
 def crop(img: Any, top: int, left: int, height: int, width: int) -> Any:
     """The (top, left, height, width) box; outside the image is zero-padded."""
-    if _records(img):
+    if records_grad(img):
         h, w = img.shape[-2:]
         right, bottom = left + width, top + height
         box = img[..., max(top, 0):bottom, max(left, 0):right]
@@ -330,11 +322,11 @@ def resized_crop(img: Any, top: int, left: int, height: int, width: int, size: L
 
 
 def hflip(img: Any) -> Any:
-    return img.flip(-1) if _records(img) else _apply(img, F_t.hflip, F_pil.hflip)
+    return img.flip(-1) if records_grad(img) else _apply(img, F_t.hflip, F_pil.hflip)
 
 
 def vflip(img: Any) -> Any:
-    return img.flip(-2) if _records(img) else _apply(img, F_t.vflip, F_pil.vflip)
+    return img.flip(-2) if records_grad(img) else _apply(img, F_t.vflip, F_pil.vflip)
 
 
 def _get_perspective_coeffs(startpoints: List[List[int]], endpoints: List[List[int]]) -> List[float]:
