@@ -1,4 +1,6 @@
 """nn features that raised NotImplementedError where torch computes, against real PyTorch."""
+import re
+
 import numpy as np
 import pytest
 from _compare import assert_same
@@ -82,3 +84,53 @@ def test_share_memory_refuses_instead_of_training_private_copies():
     """Hogwild (model.share_memory() then forked trainers) would silently leave this process's model untrained."""
     with pytest.raises(NotImplementedError, match="share_memory"):
         torch.nn.Linear(2, 2).share_memory()
+
+
+@pytest.mark.parametrize("n,shape,k,out,ratio,nan,dtype", [
+    (2, (2, 3, 9, 11), 2, (5, 4), None, False, np.float32),
+    (2, (2, 3, 9, 11), (3, 2), (4, 7), None, False, np.float32),
+    (2, (3, 9, 11), 2, None, (0.5, 0.5), False, np.float32),  # unbatched, by ratio
+    (2, (2, 3, 9, 11), 3, (7, 9), None, False, np.float64),  # overlapping windows: gradients add up
+    (2, (1, 2, 10, 10), 2, (5, 5), None, True, np.float32),  # NaN wins (the last NaN of a window)
+    (3, (2, 2, 6, 7, 8), 2, (3, 4, 5), None, False, np.float32),
+    (3, (2, 6, 7, 8), (2, 3, 2), None, (0.5, 0.6, 0.7), False, np.float32),
+])
+def test_fractional_max_pool(reftorch, n, shape, k, out, ratio, nan, dtype):
+    """Given the same `_random_samples`, the same windows as torch's kernel: values, indices and gradients."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(shape).astype(dtype)
+    if nan:
+        x.reshape(-1)[3] = np.nan
+    u = rng.random((1 if len(shape) == n + 1 else shape[0], shape[-n - 1], n)).astype(dtype)
+    g = None
+    res = []
+    for T in (torch, reftorch):
+        xx = T.tensor(x, requires_grad=True)
+        f = getattr(T.nn.functional, f"fractional_max_pool{n}d")
+        y, i = f(xx, k, out, ratio, True, _random_samples=T.tensor(u))
+        g = rng.standard_normal(tuple(y.shape)).astype(dtype) if g is None else g
+        y.backward(T.tensor(g))
+        res.append((y, i, xx.grad))
+    for mine, ref in zip(*res):
+        assert_same(mine, ref)
+
+
+def test_fractional_max_pool_module_and_errors(reftorch):
+    m = torch.nn.FractionalMaxPool2d(3, output_ratio=0.5, return_indices=True)
+    y, i = m(torch.randn(1, 2, 16, 16))
+    assert y.shape == (1, 2, 8, 8) and i.dtype == torch.int64 and list(m.state_dict()) == []
+    assert torch.nn.FractionalMaxPool3d(2, output_size=3)(torch.randn(2, 5, 6, 7)).shape == (2, 3, 3, 3)
+    for kwargs in (dict(kernel_size=2), dict(kernel_size=2, output_size=3, output_ratio=0.5),
+                   dict(kernel_size=2, output_ratio=1.5)):
+        with pytest.raises(ValueError) as ref:
+            reftorch.nn.FractionalMaxPool2d(**kwargs)
+        with pytest.raises(ValueError, match=re.escape(str(ref.value))):
+            torch.nn.FractionalMaxPool2d(**kwargs)
+    for args, kwargs in ((((2, 3, 9, 11), 3, (20, 4)), {}), (((2, 3, 9, 11), 3, (2, 4)), {"batch": 1})):
+        msgs = []
+        for T in (torch, reftorch):
+            kw = {"_random_samples": T.rand(kwargs["batch"], 3, 2)} if kwargs else {}
+            with pytest.raises(RuntimeError) as e:
+                T.nn.functional.fractional_max_pool2d(T.randn(*args[0]), *args[1:], **kw)
+            msgs.append(str(e.value))
+        assert msgs[0] == msgs[1]

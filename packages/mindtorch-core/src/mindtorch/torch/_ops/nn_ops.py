@@ -837,6 +837,110 @@ def max_pool3d_with_indices(input: Any, kernel_size: Any, stride: Any = None, pa
     return _max_poolnd(input, kernel_size, stride, padding, dilation, ceil_mode, True, 3)
 
 
+# --------------------------------------------------------------------------------------- fractional max pooling
+def _fractional_starts(sample: np.ndarray, size: int, out: int, k: int) -> np.ndarray:
+    """torch's `generate_intervals` for every plane at once: the `out` window starts along one dim from each plane's
+    sample in [0, 1) (shape (N, C) -> (N, C, out)), in the input's precision as torch's kernel computes them, so the
+    same samples give the same windows."""
+    seq = np.empty(sample.shape + (out,), np.int64)
+    if out > 1:
+        alpha = sample.dtype.type(size - k) / sample.dtype.type(out - 1)
+        u = sample[..., None]
+        seq[..., :-1] = ((np.arange(out - 1, dtype=sample.dtype) + u) * alpha).astype(np.int64) - \
+            (u * alpha).astype(np.int64)
+    if out > 0:
+        seq[..., -1] = size - k
+    return seq
+
+
+def _fractional_max_poolnd(input: Any, kernel_size: Any, output_size: Any, output_ratio: Any,
+                           return_indices: bool, samples: Any, n: int) -> Any:
+    """Fractional max pooling (Graham 2014) over the last n dims: one `kernel_size` window per output position,
+    at starts drawn per plane from `samples` (N, C, n) in [0, 1) (torch.rand when None). Values are one gather of
+    every window's elements and a max over them, so autograd flows as torch's (gradient to the first maximum of
+    each window, summed where windows overlap); indices are flat positions in the input plane."""
+    name = f"fractional_max_pool{n}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    if input.ndim not in (n + 1, n + 2):
+        raise RuntimeError(f"{name}(): Expected {n + 1}D or {n + 2}D tensor, but got: {list(_shape(input))}")
+    if input.dtype not in (D.float16, D.float32, D.float64, D.bfloat16):
+        raise RuntimeError(f'"{name}_out_frame" not implemented for \'{D.scalar_name(input.dtype)}\'')
+    k = _ntuple(kernel_size, n, "kernel_size")
+    sizes = _shape(input)[-n:]
+    if output_size is None:
+        ratio = tuple(output_ratio) if isinstance(output_ratio, (list, tuple)) else (output_ratio,) * n
+        outs = tuple(int(sz * float(r)) for sz, r in zip(sizes, ratio))
+    else:
+        outs = _ntuple(output_size, n, "output_size")
+    for what, sz, o, ki in zip(("time", "height", "width")[3 - n:], sizes, outs, k):
+        if o + ki - 1 > sz:
+            raise RuntimeError(f"{name}(): pool {what} {ki} too large relative to input {what} {sz}")
+    unbatched = input.ndim == n + 1
+    x = ops.expand_dims(input, 0) if unbatched else input
+    nb, c = _shape(x)[:2]
+    if samples is None:
+        samples = ops.cast(ops.uniform((nb, c, n), _MsTensor(0.0, ms.float32), _MsTensor(1.0, ms.float32)),
+                           x.dtype)
+    elif samples.dtype != x.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    u = _MsTensor.asnumpy(samples)
+    if u.ndim != 3 or u.shape[2] != n:
+        raise RuntimeError(f"Expect _random_samples.size(2) equals to {n}; got {u.shape[2] if u.ndim == 3 else 0}.")
+    if u.shape[0] < nb or u.shape[1] != c:
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    if nb == 0 or c == 0 or 0 in outs:
+        out = ops.zeros((nb, c, *outs), x.dtype)
+        res = (out, ops.zeros((nb, c, *outs), ms.int64))
+    else:
+        # flat index of every window element: (N, C, *outs, *k). torch's samples are (W, H) for 2-d, (T, H, W)
+        # for 3-d.
+        u = u[:nb].astype(np.float32 if x.dtype in (D.float16, D.bfloat16) else u.dtype)
+        flat = np.zeros((nb, c) + (1,) * (2 * n), np.int64)
+        stride = 1
+        for j in reversed(range(n)):
+            starts = _fractional_starts(u[:, :, (1 - j) if n == 2 else j], sizes[j], outs[j], k[j])
+            shp = [nb, c] + [outs[j] if q == j else 1 for q in range(n)] + [1] * n
+            taps = np.arange(k[j]).reshape([1, 1] + [1] * n + [k[j] if q == j else 1 for q in range(n)])
+            flat = flat + (starts.reshape(shp) + taps) * stride
+            stride *= sizes[j]
+        kk = int(np.prod(k))
+        flat = flat.reshape(nb, c, *outs, kk)
+        windows = mint.reshape(mint.gather(mint.reshape(x, (nb, c, -1)), 2, _MsTensor(flat.reshape(nb, c, -1))),
+                               (nb, c, *outs, kk))
+        values, arg = mint.max(windows, -1)
+        if id(x.dtype) in _REAL_FLOATS and _ms.may_hold_nan(x):
+            # torch's kernel takes a NaN over any number, the last NaN of the window (value and gradient)
+            nan = mint.isnan(windows)
+            last = ops.argmax(mint.mul(nan.astype(ms.float32), _MsTensor(np.arange(1, kk + 1, dtype=np.float32))), -1)
+            arg = mint.where(mint.any(nan, -1), last, arg)
+            values = mint.squeeze(mint.gather(windows, -1, mint.unsqueeze(arg, -1)), -1)
+        res = (values, mint.squeeze(mint.gather(_MsTensor(flat), -1, mint.unsqueeze(arg, -1)), -1))
+    if unbatched:
+        res = tuple(mint.squeeze(r, 0) for r in res)
+    return res if return_indices else res[0]
+
+
+def _fractional(n: int) -> None:
+    def fractional_max_pool(input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
+                            return_indices: bool = False, _random_samples: Any = None) -> Any:
+        return _fractional_max_poolnd(input, kernel_size, output_size, output_ratio, return_indices,
+                                      _random_samples, n)
+
+    def with_indices(input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
+                     return_indices: bool = False, _random_samples: Any = None) -> Any:
+        return _fractional_max_poolnd(input, kernel_size, output_size, output_ratio, True, _random_samples, n)
+
+    dims = "(N, C, H, W) -> (N, C, H_out, W_out)" if n == 2 else "(N, C, T, H, W) -> (N, C, T_out, H_out, W_out)"
+    fractional_max_pool.__doc__ = f"Fractional max pooling, input {dims} [, indices into the input plane]."
+    register(f"fractional_max_pool{n}d", function=False, method=False, namespaces=_NS)(fractional_max_pool)
+    register(f"fractional_max_pool{n}d_with_indices", function=False, method=False, namespaces=_NS)(with_indices)
+
+
+_fractional(2)
+_fractional(3)
+
+
 def _avg_poolnd(input: Any, kernel_size: Any, stride: Any, padding: Any, ceil_mode: bool,
                 count_include_pad: bool, divisor_override: Optional[int], n: int, composed: bool = False) -> Any:
     """Average pooling by summing the k^n strided window slices, divided by torch's divisor."""

@@ -138,10 +138,3 @@ def adaptive_max_pool3d_with_indices(input: Any, output_size: Any, return_indice
     return adaptive_max_pool3d(input, output_size, True)  # noqa: F821
 
 
-def _fractional_max_pool(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("torch.nn.functional.fractional_max_pool2d/3d is not supported by mindtorch; use "
-                              "max_pool2d/3d or adaptive_max_pool2d/3d instead")
-
-
-fractional_max_pool2d = fractional_max_pool2d_with_indices = _fractional_max_pool
-fractional_max_pool3d = fractional_max_pool3d_with_indices = _fractional_max_pool

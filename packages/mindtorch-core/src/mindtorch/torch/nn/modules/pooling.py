@@ -11,7 +11,7 @@ from .utils import _pair, _single, _triple
 __all__ = [
     "MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "AvgPool1d", "AvgPool2d",
     "AvgPool3d", "LPPool1d", "LPPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
-    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
+    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "FractionalMaxPool2d", "FractionalMaxPool3d",
 ]
 
 
@@ -237,17 +237,42 @@ class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
         return F.adaptive_avg_pool3d(input, self.output_size)
 
 
-class FractionalMaxPool2d(Module):
-    """Not supported: raises NotImplementedError naming the way out."""
+class _FractionalMaxPoolNd(Module):
+    __constants__ = ["kernel_size", "return_indices", "output_size", "output_ratio"]
+    _n = 2
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError("torch.nn.FractionalMaxPool2d is not supported by mindtorch; use nn.MaxPool2d or "
-                                  "nn.AdaptiveMaxPool2d")
+    def __init__(self, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
+                 return_indices: bool = False, _random_samples: Optional[Tensor] = None) -> None:
+        super().__init__()
+        tup = _pair if self._n == 2 else _triple
+        self.kernel_size = tup(kernel_size)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = tup(output_size) if output_size is not None else None
+        self.output_ratio = tup(output_ratio) if output_ratio is not None else None
+        name = type(self).__name__
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{name} requires specifying either an output size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input: Tensor) -> Any:
+        fn = F.fractional_max_pool2d if self._n == 2 else F.fractional_max_pool3d
+        return fn(input, self.kernel_size, self.output_size, self.output_ratio, self.return_indices,
+                  _random_samples=self._random_samples)
 
 
-class FractionalMaxPool3d(Module):
-    """Not supported: raises NotImplementedError naming the way out."""
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    """Fractional max pooling (Graham 2014): `kernel_size` windows at pseudo-random steps, so that the output has
+    `output_size` or `output_ratio` (in (0, 1)) of the input size. (N, C, H, W) or (C, H, W) -> (N, C, H_out, W_out)
+    or (C, H_out, W_out); with `return_indices` also the flat indices of the maxima in each H*W plane."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError("torch.nn.FractionalMaxPool3d is not supported by mindtorch; use nn.MaxPool3d or "
-                                  "nn.AdaptiveMaxPool3d")
+    _n = 2
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    """FractionalMaxPool2d over (N, C, T, H, W) or (C, T, H, W)."""
+
+    _n = 3
