@@ -134,3 +134,61 @@ def test_fractional_max_pool_module_and_errors(reftorch):
                 T.nn.functional.fractional_max_pool2d(T.randn(*args[0]), *args[1:], **kw)
             msgs.append(str(e.value))
         assert msgs[0] == msgs[1]
+
+
+def _lazy_net(T):
+    return T.nn.Sequential(T.nn.LazyConv2d(4, 3, padding=1), T.nn.LazyBatchNorm2d(), T.nn.ReLU(), T.nn.Flatten(),
+                           T.nn.LazyLinear(6), T.nn.Unflatten(1, (2, 3)), T.nn.LazyInstanceNorm1d(affine=True))
+
+
+@pytest.mark.filterwarnings("ignore:Lazy modules")
+def test_lazy_modules_train_like_torch(reftorch):
+    """The first forward infers the shapes and turns each layer into its plain class; an optimizer built before it
+    holds the materialized parameters; a training step then matches torch's (same weights copied across)."""
+    x = np.random.default_rng(0).random((2, 3, 5, 5)).astype(np.float32)
+    nets, opts = [], []
+    for T in (torch, reftorch):
+        net = _lazy_net(T)
+        opts.append(T.optim.SGD(net.parameters(), lr=0.05, momentum=0.9))
+        net(T.tensor(x))
+        nets.append(net)
+        assert [type(m).__name__ for m in net] == ["Conv2d", "BatchNorm2d", "ReLU", "Flatten", "Linear", "Unflatten",
+                                                   "InstanceNorm1d"]
+    assert (nets[0][0].in_channels, nets[0][4].in_features, nets[0][1].num_features) == (3, 100, 4)
+    with torch.no_grad():
+        for p, q in zip(nets[0].state_dict().values(), nets[1].state_dict().values()):
+            p.copy_(torch.tensor(q.detach().numpy()))
+    for net, opt, T in zip(nets, opts, (torch, reftorch)):
+        for _ in range(2):
+            opt.zero_grad()
+            (net(T.tensor(x)) * T.arange(12.0).reshape(2, 2, 3)).sum().backward()
+            opt.step()
+    for (k, p), q in zip(nets[0].state_dict().items(), nets[1].state_dict().values()):
+        assert_same(p, q, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.filterwarnings("ignore:Lazy modules")
+def test_lazy_modules_state_dict_dtype_and_errors(reftorch, tmp_path):
+    from mindtorch.torch.nn.parameter import UninitializedParameter, is_lazy
+
+    net = _lazy_net(torch)
+    net(torch.randn(2, 3, 5, 5))
+    fresh = _lazy_net(torch)
+    assert is_lazy(fresh[0].weight) and repr(fresh[0].weight) == "<UninitializedParameter>"
+    fresh.load_state_dict(net.state_dict())  # materialized from the checkpoint's shapes, class kept until forward
+    assert tuple(fresh[4].weight.shape) == (6, 100) and type(fresh[4]).__name__ == "LazyLinear"
+    assert_same(fresh[4].weight, net[4].weight)
+    p = UninitializedParameter()
+    assert p.requires_grad and isinstance(p, torch.nn.Parameter)
+    p.materialize((2, 3))
+    assert type(p) is torch.nn.Parameter and p.requires_grad and tuple(p.shape) == (2, 3)
+    lin = torch.nn.LazyLinear(3).double()
+    assert lin(torch.randn(4, 5, dtype=torch.float64)).dtype == torch.float64
+    assert str(torch.nn.LazyLinear(3)) == "LazyLinear(in_features=0, out_features=3, bias=True)"
+    assert torch.nn.LazyConv1d(4, 3, 1, 0, 1, 1, False).bias is None
+    assert tuple(torch.nn.LazyConvTranspose2d(4, 3, 2, 1, 1)(torch.randn(1, 2, 5, 5)).shape) == (1, 4, 10, 10)
+    for T in (torch, reftorch):
+        with pytest.raises(ValueError, match="in_channels must be divisible by groups"):
+            T.nn.LazyConv2d(4, 3, groups=2)(T.randn(1, 3, 5, 5))
+        with pytest.raises(RuntimeError, match=r"Expected 3D \(unbatched\) or 4D \(batched\) input to LazyConv2d"):
+            T.nn.LazyConv2d(4, 3)(T.randn(5, 5))

@@ -494,12 +494,6 @@ def test_pad_and_pack_sequence(reftorch):
         nn.utils.rnn.pack_sequence([mt.from_numpy(s) for s in seqs], enforce_sorted=True)
 
 
-@pytest.mark.parametrize("name", ["LazyLinear", "LazyConv2d", "LazyBatchNorm1d"])
-def test_unsupported_layers_raise_not_implemented(name):
-    with pytest.raises(NotImplementedError, match=name):
-        getattr(nn, name)(3)
-
-
 def test_nn_utils_is_torch_nn_utils():
     assert hasattr(nn.utils, "rnn") and hasattr(nn.utils.rnn, "pack_padded_sequence")
 

@@ -1,6 +1,6 @@
 """torch.nn: modules, parameters, init, functional and utils on MindSpore (re-exports only)."""
 # ruff: noqa: F401, F403, I001
-from .parameter import Parameter
+from .parameter import Parameter, UninitializedBuffer, UninitializedParameter
 from .modules import *
 from .modules import Container, Module, ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from . import init

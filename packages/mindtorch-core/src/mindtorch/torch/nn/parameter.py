@@ -33,7 +33,8 @@ _MsTensor = ms.Tensor
 _MsParameter = ms.Parameter
 _TensorPy = _ms.TensorPy  # the C++ base class of both ms.Tensor and ms.Parameter
 
-__all__ = ["Parameter", "is_parameter_name_generated", "replace_data"]
+__all__ = ["Parameter", "UninitializedParameter", "UninitializedBuffer", "is_lazy", "is_parameter_name_generated",
+           "replace_data"]
 
 
 def is_parameter_name_generated(name: Optional[str]) -> bool:
@@ -189,3 +190,107 @@ def _is_memory_format(x: Any) -> bool:
 
 def _rebuild_parameter(arr: np.ndarray, dtype: Any, requires_grad: bool) -> Parameter:
     return Parameter(from_numpy_array(arr, dtype if dtype == D.bfloat16 else None), requires_grad=requires_grad)
+
+
+# ----------------------------------------------------------------------------------- lazy modules' placeholders
+class UninitializedTensorMixin:
+    """A parameter or buffer whose shape is not known yet (lazy modules): a 0-element placeholder that keeps its
+    dtype (`module.double()` before the first call applies) until `materialize(shape)` gives it data in place and
+    turns it into `cls_to_become`; the object stays the same, so an optimizer built before the first forward
+    holds the materialized parameter. (torch's placeholder also refuses most ops and `.shape`; this one has shape
+    (0,), which MindSpore's own parameter code reads, so an op on it fails on that shape instead.)"""
+
+    cls_to_become: type
+
+    def materialize(self, shape: Any, device: Any = None, dtype: Any = None) -> None:
+        """Give the placeholder uninitialised storage of `shape` (and `dtype`, default its own) in place."""
+        from .._ops import _registry
+
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        requires_grad = self.requires_grad
+        replace_data(self, _zeros(shape, D.to_dtype(dtype) if dtype is not None else self.dtype))
+        self.__dict__.pop("_mt_lazy_requires_grad", None)
+        self.__class__ = self.cls_to_become
+        if requires_grad and not self._requires_grad:  # (a parameter's deferred flag, see UninitializedParameter)
+            self.requires_grad_(True)
+        _registry.bump_version(self)
+
+    def share_memory_(self) -> Any:
+        raise RuntimeError(
+            "Can't call share_memory_() on an uninitialized parameter or buffer. Call `forward` to initialize "
+            "the parameters before calling `module.share_memory()`.")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, proto: int):
+        return (type(self), (self.requires_grad,))
+
+
+def is_lazy(param: Any) -> bool:
+    """Whether `param` is a lazy module's not yet materialized parameter or buffer."""
+    return isinstance(param, UninitializedTensorMixin)
+
+
+def _zeros(shape: tuple, dtype: Any) -> Tensor:
+    if dtype == D.bfloat16:  # (no numpy bfloat16)
+        return from_numpy_array(np.zeros(shape, np.float32), dtype)
+    return from_numpy_array(np.zeros(shape, D.to_numpy_dtype(dtype)))
+
+
+def _placeholder(dtype: Any) -> Tensor:
+    return _zeros((0,), D.to_dtype(dtype) if dtype is not None else D.get_default_dtype())
+
+
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    """A lazy module's parameter before its first forward (torch.nn.parameter.UninitializedParameter)."""
+
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad: bool = True, device: Any = None, dtype: Any = None) -> "UninitializedParameter":
+        return Parameter.__new__(cls, _placeholder(dtype), False)
+
+    def __init__(self, requires_grad: bool = True, device: Any = None, dtype: Any = None) -> None:
+        # MindSpore fixes a Parameter's gradient shape when it first requires grad (measured on 2.10: a parameter
+        # that required grad at shape (0,) and then got (3, 4) data failed a custom-function backward with "grad
+        # tensor should be broadcast to expected shape ... {0}"): the flag is held here until `materialize`.
+        Parameter.__init__(self, self, False)
+        self.__dict__["_mt_lazy_requires_grad"] = bool(requires_grad)
+
+    @property
+    def requires_grad(self) -> bool:  # type: ignore[override]
+        return self.__dict__.get("_mt_lazy_requires_grad", True)
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self.__dict__["_mt_lazy_requires_grad"] = bool(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> "UninitializedParameter":
+        self.requires_grad = requires_grad
+        return self
+
+    def __deepcopy__(self, memo: dict) -> "UninitializedParameter":
+        if id(self) not in memo:
+            memo[id(self)] = type(self)(self.requires_grad, None, self.dtype)
+        return memo[id(self)]
+
+
+class UninitializedBuffer(UninitializedTensorMixin, Tensor):
+    """A lazy module's buffer before its first forward (torch.nn.parameter.UninitializedBuffer)."""
+
+    cls_to_become = Tensor
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> "UninitializedBuffer":
+        return _TensorPy.__new__(cls)
+
+    def __init__(self, requires_grad: bool = False, device: Any = None, dtype: Any = None) -> None:
+        Tensor.__init__(self, _placeholder(dtype))
+        if requires_grad:
+            self.requires_grad_(True)
+
+    def __deepcopy__(self, memo: dict) -> "UninitializedBuffer":
+        if id(self) not in memo:
+            memo[id(self)] = type(self)(self.requires_grad, None, self.dtype)
+        return memo[id(self)]

@@ -32,10 +32,12 @@ from .pooling import (
     MaxUnpool3d,
 )
 from .batchnorm import (
-    BatchNorm1d, BatchNorm2d, BatchNorm3d, LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d, LazyInstanceNorm1d,
-    LazyInstanceNorm2d, LazyInstanceNorm3d, SyncBatchNorm,
+    BatchNorm1d, BatchNorm2d, BatchNorm3d, LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d, SyncBatchNorm,
 )
-from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
+from .instancenorm import (
+    InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LazyInstanceNorm1d, LazyInstanceNorm2d, LazyInstanceNorm3d,
+)
+from .lazy import LazyModuleMixin
 from .normalization import CrossMapLRN2d, GroupNorm, LayerNorm, LocalResponseNorm
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout
 from .sparse import Embedding, EmbeddingBag

@@ -5,15 +5,18 @@ from typing import Any, Dict, List, Optional
 
 import numpy as np
 
+from ..._grad_mode import no_grad
 from ..._ops._registry import write_back
 from ..._tensor import Tensor, from_numpy_array
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedBuffer, UninitializedParameter
 from ._factory import empty, full
+from .lazy import LazyModuleMixin
 from .module import Module
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "LazyBatchNorm1d", "LazyBatchNorm2d",
+           "LazyBatchNorm3d"]
 
 
 class _NormBase(Module):
@@ -175,31 +178,55 @@ class SyncBatchNorm(_BatchNorm):
         return module_output
 
 
-class _LazyNormUnsupported(Module):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError(f"torch.nn.{type(self).__name__} is not supported by mindtorch (lazy modules infer "
-                                  "num_features at the first call); use the non-lazy layer with explicit num_features")
+class _LazyNormBase(LazyModuleMixin, _NormBase):
+    """num_features from the first input's dim 1; weight/bias and running stats are materialized then."""
+
+    def __init__(self, eps: float = 1e-5, momentum: Optional[float] = 0.1, affine: bool = True,
+                 track_running_stats: bool = True, device: Any = None, dtype: Any = None) -> None:
+        super().__init__(0, eps, momentum, False, False, device, dtype)  # (tensors made below, uninitialized)
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if self.affine:
+            self.weight = UninitializedParameter(device=device, dtype=dtype)
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+        if self.track_running_stats:
+            self.running_mean = UninitializedBuffer(device=device, dtype=dtype)
+            self.running_var = UninitializedBuffer(device=device, dtype=dtype)
+            self.num_batches_tracked = from_numpy_array(np.array(0, dtype=np.int64))
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.num_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input: Tensor) -> None:  # type: ignore[override]
+        if self.has_uninitialized_params():
+            with no_grad():
+                self.num_features = input.shape[1]  # (torch reads dim 1 for unbatched instance-norm input too)
+                if self.affine:
+                    self.weight.materialize((self.num_features,))
+                    self.bias.materialize((self.num_features,))
+                if self.track_running_stats:
+                    self.running_mean.materialize((self.num_features,))
+                    self.running_var.materialize((self.num_features,))
+                self.reset_parameters()
 
 
-class LazyBatchNorm1d(_LazyNormUnsupported):
-    """Not supported (see the error message)."""
+class LazyBatchNorm1d(_LazyNormBase, _BatchNorm):
+    """A BatchNorm1d whose num_features is the first input's dim 1."""
+
+    cls_to_become = BatchNorm1d
+    _check_input_dim = BatchNorm1d._check_input_dim
 
 
-class LazyBatchNorm2d(_LazyNormUnsupported):
-    """Not supported (see the error message)."""
+class LazyBatchNorm2d(_LazyNormBase, _BatchNorm):
+    """A BatchNorm2d whose num_features is the first input's dim 1."""
+
+    cls_to_become = BatchNorm2d
+    _check_input_dim = BatchNorm2d._check_input_dim
 
 
-class LazyBatchNorm3d(_LazyNormUnsupported):
-    """Not supported (see the error message)."""
+class LazyBatchNorm3d(_LazyNormBase, _BatchNorm):
+    """A BatchNorm3d whose num_features is the first input's dim 1."""
 
-
-class LazyInstanceNorm1d(_LazyNormUnsupported):
-    """Not supported (see the error message)."""
-
-
-class LazyInstanceNorm2d(_LazyNormUnsupported):
-    """Not supported (see the error message)."""
-
-
-class LazyInstanceNorm3d(_LazyNormUnsupported):
-    """Not supported (see the error message)."""
+    cls_to_become = BatchNorm3d
+    _check_input_dim = BatchNorm3d._check_input_dim

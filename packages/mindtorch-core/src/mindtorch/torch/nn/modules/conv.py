@@ -4,11 +4,13 @@ from __future__ import annotations
 import math
 from typing import Any, List, Optional, Tuple, Union
 
+from ..._grad_mode import no_grad
 from ..._tensor import Tensor
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedParameter
 from ._factory import empty
+from .lazy import LazyModuleMixin
 from .module import Module
 from .utils import _pair, _reverse_repeat_tuple, _single, _triple
 
@@ -236,31 +238,64 @@ class ConvTranspose3d(_ConvTransposeNd):
                                   self.dilation)
 
 
-class _LazyConvUnsupported(Module):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError(f"torch.nn.{type(self).__name__} is not supported by mindtorch (lazy modules infer "
-                                  "in_channels at the first call); use the non-lazy layer with explicit in_channels")
+class _LazyConvXdMixin(LazyModuleMixin):
+    """in_channels from the first input's channel dim (dim 1 batched, 0 unbatched); weight and bias are
+    materialized then and initialised as the plain convolution's."""
+
+    _n = 2
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.in_channels != 0:
+            super().reset_parameters()  # type: ignore[misc]
+
+    def initialize_parameters(self, input: Tensor, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        if self.has_uninitialized_params():
+            with no_grad():
+                self.in_channels = self._get_in_channels(input)
+                if self.in_channels % self.groups != 0:
+                    raise ValueError("in_channels must be divisible by groups")
+                if self.transposed:
+                    self.weight.materialize((self.in_channels, self.out_channels // self.groups, *self.kernel_size))
+                else:
+                    self.weight.materialize((self.out_channels, self.in_channels // self.groups, *self.kernel_size))
+                if self.bias is not None:
+                    self.bias.materialize((self.out_channels,))
+                self.reset_parameters()
+
+    def _get_in_channels(self, input: Tensor) -> int:
+        no_batch, batch = self._n + 1, self._n + 2
+        if input.dim() not in (no_batch, batch):
+            raise RuntimeError(f"Expected {no_batch}D (unbatched) or {batch}D (batched) input to "
+                               f"{type(self).__name__}, but got input of size: {input.shape}")
+        return input.shape[1] if input.dim() == batch else input.shape[0]
 
 
-class LazyConv1d(_LazyConvUnsupported):
-    """Not supported (see the error message)."""
+def _lazy_conv(base: type, n: int) -> type:
+    """LazyConv{n}d / LazyConvTranspose{n}d: `base`'s constructor without in_channels."""
+    def __init__(self: Any, out_channels: int, kernel_size: Any, *args: Any, bias: bool = True, device: Any = None,
+                 dtype: Any = None, **kwargs: Any) -> None:
+        # torch's signatures: (out_channels, kernel_size, stride, padding, dilation | output_padding, groups, bias,
+        # ...): bias is the 5th argument after kernel_size; the base gets no bias (it would be replaced at once)
+        if len(args) > 4:
+            bias, args = args[4], args[:4] + (False,) + args[5:]
+        else:
+            kwargs["bias"] = False
+        LazyModuleMixin.__init__(self, 0, 0, kernel_size, *args, device=device, dtype=dtype, **kwargs)  # -> base
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+    name = f"Lazy{base.__name__}"
+    doc = (f"A {base.__name__} whose in_channels is the first input's channel count; it becomes a {base.__name__} "
+           "at the first call (weight and bias initialised then).")
+    return type(name, (_LazyConvXdMixin, base), {"__init__": __init__, "cls_to_become": base, "_n": n,
+                                                 "__doc__": doc, "__module__": __name__, "__qualname__": name})
 
 
-class LazyConv2d(_LazyConvUnsupported):
-    """Not supported (see the error message)."""
-
-
-class LazyConv3d(_LazyConvUnsupported):
-    """Not supported (see the error message)."""
-
-
-class LazyConvTranspose1d(_LazyConvUnsupported):
-    """Not supported (see the error message)."""
-
-
-class LazyConvTranspose2d(_LazyConvUnsupported):
-    """Not supported (see the error message)."""
-
-
-class LazyConvTranspose3d(_LazyConvUnsupported):
-    """Not supported (see the error message)."""
+LazyConv1d = _lazy_conv(Conv1d, 1)
+LazyConv2d = _lazy_conv(Conv2d, 2)
+LazyConv3d = _lazy_conv(Conv3d, 3)
+LazyConvTranspose1d = _lazy_conv(ConvTranspose1d, 1)
+LazyConvTranspose2d = _lazy_conv(ConvTranspose2d, 2)
+LazyConvTranspose3d = _lazy_conv(ConvTranspose3d, 3)

@@ -5,9 +5,10 @@ from typing import Any, Dict, List
 
 from ..._tensor import Tensor
 from .. import functional as F
-from .batchnorm import _NormBase
+from .batchnorm import _LazyNormBase, _NormBase
 
-__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
+__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
+           "LazyInstanceNorm3d"]
 
 
 class _InstanceNorm(_NormBase):
@@ -93,3 +94,21 @@ class InstanceNorm3d(_InstanceNorm):
             raise ValueError(f"expected 4D or 5D input (got {input.dim()}D input)")
 
 
+
+
+def _lazy_instance_norm(base: type) -> type:
+    name = f"Lazy{base.__name__}"
+
+    def __init__(self: Any, eps: float = 1e-5, momentum: float = 0.1, affine: bool = False,
+                 track_running_stats: bool = False, device: Any = None, dtype: Any = None) -> None:
+        _LazyNormBase.__init__(self, eps, momentum, affine, track_running_stats, device, dtype)
+
+    return type(name, (_LazyNormBase, _InstanceNorm), {
+        "__init__": __init__, "cls_to_become": base, "_check_input_dim": base._check_input_dim,
+        "_get_no_batch_dim": base._get_no_batch_dim, "__module__": __name__, "__qualname__": name,
+        "__doc__": f"An {base.__name__} whose num_features is the first input's dim 1."})
+
+
+LazyInstanceNorm1d = _lazy_instance_norm(InstanceNorm1d)
+LazyInstanceNorm2d = _lazy_instance_norm(InstanceNorm2d)
+LazyInstanceNorm3d = _lazy_instance_norm(InstanceNorm3d)

@@ -1,14 +1,16 @@
-"""torch.nn.modules.linear: Identity, Linear, LazyLinear (not supported), Bilinear."""
+"""torch.nn.modules.linear: Identity, Linear, LazyLinear, Bilinear."""
 from __future__ import annotations
 
 import math
 from typing import Any
 
+from ..._grad_mode import no_grad
 from ..._tensor import Tensor
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedParameter
 from ._factory import empty
+from .lazy import LazyModuleMixin
 from .module import Module
 
 __all__ = ["Identity", "Linear", "Bilinear", "LazyLinear"]
@@ -63,12 +65,31 @@ class NonDynamicallyQuantizableLinear(Linear):
     torch.nn.modules.linear)."""
 
 
-class LazyLinear(Module):
-    """Not supported: lazy modules infer in_features at the first call."""
+class LazyLinear(LazyModuleMixin, Linear):
+    """A Linear whose in_features is input.shape[-1] at the first call, when it becomes a Linear (weight and bias
+    initialised then, as Linear's)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError("torch.nn.LazyLinear is not supported by mindtorch; use nn.Linear with an explicit "
-                                  "in_features")
+    cls_to_become = Linear
+
+    def __init__(self, out_features: int, bias: bool = True, device: Any = None, dtype: Any = None) -> None:
+        super().__init__(0, 0, False)  # (no bias: it would be replaced at once)
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_features = out_features
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input: Tensor) -> None:  # type: ignore[override]
+        if self.has_uninitialized_params():
+            with no_grad():
+                self.in_features = input.shape[-1]
+                self.weight.materialize((self.out_features, self.in_features))
+                if self.bias is not None:
+                    self.bias.materialize((self.out_features,))
+                self.reset_parameters()
 
 
 class Bilinear(Module):
