@@ -230,3 +230,13 @@ def test_select_and_unbind_backward(reftorch, dim):
         loss.backward()
         grads.append(x.grad)
     assert_same(grads[0], grads[1])
+
+
+@pytest.mark.parametrize("shape,reps,fn", [((0, 7), (5, 1, 1), "repeat"), ((0, 7), (2, 1), "tile"),
+                                           ((3,), (0,), "repeat"), ((3, 2), (2, 0, 1), "repeat"),
+                                           ((2,), (0,), "tile")])
+def test_repeat_and_tile_to_empty(reftorch, shape, reps, fn):
+    """YOLOv5's build_targets repeats a (0, 7) tensor when a level matches no target (MindSpore's Tile refused)."""
+    got = [getattr(T.zeros(*shape, requires_grad=True), fn)(*((reps,) if fn == "tile" else reps))
+           for T in (torch, reftorch)]
+    assert tuple(got[0].shape) == tuple(got[1].shape) and got[0].requires_grad

@@ -379,9 +379,11 @@ def gather(input: Any, dim: int, index: Any, *, sparse_grad: bool = False, out: 
     return mint.gather(input, wrap_dim(dim, n), index)
 
 
-def _src_tensor(input: Any, index: Any, src: Any) -> Any:
+def _src_tensor(input: Any, index: Any, src: Any, name: str = "scatter") -> Any:
     if isinstance(src, _MsTensor):
-        return src.astype(input.dtype) if src.dtype != input.dtype else src
+        if src.dtype != input.dtype:  # (a Python number is cast; a tensor must match, as in torch)
+            raise RuntimeError(f"{name}(): Expected self.dtype to be equal to src.dtype")
+        return src
     return _MsTensor(np.full(_shape(index), src, dtype=D.to_numpy_dtype(input.dtype)))
 
 
@@ -415,7 +417,9 @@ def scatter(input: Any, dim: int, index: Any, src: Any = None, value: Any = None
     dim = wrap_dim(dim, n)
     srct = _leading_part(_src_tensor(input, index, src), index)
     if reduce is None:
-        return mint.scatter(input, dim, index, srct)
+        # not mint.scatter: MindSpore 2.10's CPU Scatter kernel keeps state across calls - after any 3-D scatter a
+        # later 2-D one skipped every other row (silently wrong values, for the rest of the process)
+        return ops.tensor_scatter_elements(input, index, srct, dim, "none")
     if reduce == "add":
         return ops.tensor_scatter_elements(input, index, srct, dim, "add")
     if reduce == "multiply":  # (torch 1.12 has no derivative for scatter with reduce either: backward raises)
@@ -441,7 +445,8 @@ def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Any:
         return mint.reshape(scatter_add(_as_vector(input), 0, _as_vector(index), _as_vector(src)), _shape(input))
     n = len(_shape(input))
     dim = wrap_dim(dim, n)
-    return ops.tensor_scatter_elements(input, index, _leading_part(src, index).astype(input.dtype), dim, "add")
+    srct = _leading_part(_src_tensor(input, index, src, "scatter_add"), index)
+    return ops.tensor_scatter_elements(input, index, srct, dim, "add")
 
 
 @register("scatter_reduce", inplace=True)

@@ -8,7 +8,7 @@ Ops that torch returns as copies (cat, stack, flip, roll, repeat, tril, ...) ret
 from __future__ import annotations
 
 import builtins
-from typing import Any, List, Optional, Sequence
+from typing import Any, List, Optional, Sequence, Tuple
 
 import mindspore as ms
 import numpy as np
@@ -298,7 +298,20 @@ def repeat(input: Any, *sizes: Any) -> Any:
     if len(sizes) < len(_shape(input)):
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
                            "tensor")
-    return ops.tile(input, sizes)
+    return _tile(input, tuple(int(s) for s in sizes))
+
+
+def _tile(input: Any, reps: Tuple[int, ...]) -> Any:
+    """input repeated reps[i] times along dim i (len(reps) >= input.ndim; leading dims added). MindSpore's Tile
+    refuses an empty input ("fast stride can not be equal to 0"; YOLOv5's build_targets repeats a (0, 7) target
+    tensor whenever a level matches nothing): an empty result is a reshape of the empty input, which keeps autograd."""
+    shape = (1,) * (len(reps) - len(_shape(input))) + _shape(input)
+    out = tuple(s * r for s, r in zip(shape, reps))
+    if 0 in out:
+        if 0 in shape:
+            return mint.reshape(input, out)
+        return mint.reshape(mint.narrow(mint.reshape(input, (-1,)), 0, 0, 0), out)
+    return ops.tile(input, reps)
 
 
 @register("tile")
@@ -307,7 +320,7 @@ def tile(input: Any, dims: Any) -> Any:
     n = len(_shape(input))
     if len(dims) < n:
         dims = (1,) * (n - len(dims)) + dims
-    return ops.tile(input, dims)
+    return _tile(input, dims)
 
 
 @register("repeat_interleave")
