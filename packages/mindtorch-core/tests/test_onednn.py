@@ -475,3 +475,27 @@ def test_matmul_and_linear_errors_match_torch(reftorch, case):
 def test_linear_with_a_one_element_bias(reftorch):
     args = (np.ones((6, 7), np.float32), np.ones((4, 7), np.float32), np.array([2.0], np.float32))
     assert_same(F.linear(*map(torch.tensor, args)), reftorch.nn.functional.linear(*map(reftorch.tensor, args)))
+
+
+@pytest.mark.parametrize("case", range(12))
+def test_matmul_of_strided_views_with_size_one_dims(reftorch, case):
+    """oneDNN read strided views holding a size-1 dim wrongly (GPT-2's one-token query after _split_heads, a K == 1
+    slice, Linear on a sliced (.., 1, K) input): products of such views equal torch's, forward and backward."""
+    import mindtorch.torch as torch
+
+    rng = np.random.default_rng(case)
+    b, h, m, k, n = (int(v) for v in rng.integers(1, 4, 5))
+    m, k, n = (1 if case % 3 == i else v for i, v in enumerate((m, k, n)))
+    base_a = rng.standard_normal((b, m, h, 2 * k + 1)).astype(np.float32)  # viewed as (b, h, m, k) with gaps
+    base_b = rng.standard_normal((b, h, n + 2, k)).astype(np.float32)  # viewed as (b, h, k, n): transposed slice
+    out = []
+    for T in (torch, reftorch):
+        a = T.tensor(base_a, requires_grad=True)
+        bb = T.tensor(base_b, requires_grad=True)
+        va = a[..., 1:1 + 2 * k:2].permute(0, 2, 1, 3)
+        vb = bb[:, :, 1:1 + n].transpose(-1, -2)
+        y = va @ vb
+        (y * y).sum().backward()
+        out.append((y, a.grad, bb.grad))
+    for mine, ref in zip(*out):
+        np.testing.assert_allclose(mine.detach().numpy(), ref.detach().numpy(), rtol=1e-4, atol=1e-5)

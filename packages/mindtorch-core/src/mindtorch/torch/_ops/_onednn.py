@@ -645,9 +645,13 @@ def _elem_strides(a: np.ndarray) -> Tuple[int, ...]:
 
 
 def _operand(a: np.ndarray) -> np.ndarray:
-    """`a` itself when oneDNN can read it in place (positive element strides: transposed and sliced views), else
-    a C-contiguous copy (broadcast views with zero strides, negative strides, misaligned strides)."""
-    if all(st > 0 and st % a.itemsize == 0 for st, n in zip(a.strides, a.shape) if n > 1) and a.dtype == np.float32:
+    """`a` itself when oneDNN can read it in place (C-contiguous, or positive element strides without a size-1 dim:
+    transposed and sliced views), else a C-contiguous copy (broadcast views with zero strides, negative strides,
+    misaligned strides). A strided view with a size-1 dim is copied: oneDNN's matmul gave wrong numbers for such
+    views (measured: GPT-2's one-token query `h[:, :, :32].view(3, 1, 4, 8).permute(0, 2, 1, 3)`, strides
+    (96, 8, 32, 1), and K == 1 slices read unrelated memory), whatever stride the size-1 dim carries."""
+    if a.dtype == np.float32 and (a.flags.c_contiguous or (
+            1 not in a.shape and all(st > 0 and st % a.itemsize == 0 for st in a.strides))):
         return a
     return np.ascontiguousarray(a, np.float32)
 
