@@ -454,3 +454,18 @@ def test_special_multi_arg_matches_torch(reftorch):
                 reftorch.special.polygamma(1, reftorch.tensor(m + 0.5)), rtol=1e-4)
     assert_same(torch.special.multigammaln(torch.tensor(m + 2), 2),
                 reftorch.special.multigammaln(reftorch.tensor(m + 2), 2), rtol=1e-4)
+
+
+def test_out_resize_checks_the_cast_and_warns(reftorch):
+    """A wrongly shaped `out` is resized (with torch's warning when it held elements), never into a dtype the
+    result cannot be cast to."""
+    import warnings
+
+    for T in (torch, reftorch):
+        o = T.zeros(2)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            T.exp(T.ones(3), out=o)
+        assert tuple(o.shape) == (3,) and any("was resized" in str(x.message) for x in w)
+        with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+            T.sqrt(T.ones(3) * 2, out=T.zeros(0, dtype=T.int64))

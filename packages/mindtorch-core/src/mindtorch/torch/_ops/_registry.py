@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import warnings
 import weakref
 from typing import Any, Callable, Dict, Iterable, Optional
 
@@ -255,7 +256,19 @@ def _write_out(out: Any, res: Any) -> Any:
             _write_out(o, r)
         return out
     if tuple(out.shape) != tuple(res.shape):
-        # torch resizes a wrongly shaped `out` (with a warning); we rebind its data to the result's.
+        # torch resizes a wrongly shaped `out` (warning when it held elements); we rebind its data to the result's
+        from .._dtype import can_cast, scalar_name
+
+        if res.dtype != out.dtype and not can_cast(res.dtype, out.dtype):
+            raise RuntimeError(f"result type {scalar_name(res.dtype)} can't be cast to the desired output type "
+                               f"{scalar_name(out.dtype)}")
+        if out.numel():
+            warnings.warn(
+                f"An output with one or more elements was resized since it had shape {list(out.shape)}, which does "
+                f"not match the required output shape {list(res.shape)}. This behavior is deprecated, and in a "
+                "future PyTorch release outputs will not be resized unless they have zero elements. You can "
+                "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
+                UserWarning, stacklevel=3)
         out.assign_value(res.astype(out.dtype) if res.dtype != out.dtype else res)
         bump_version(out)
         return out
