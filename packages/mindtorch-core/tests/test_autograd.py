@@ -429,3 +429,12 @@ def test_retained_grad_stored_once_per_call(reftorch):
         return out
     for mine, ref in zip(run(torch), run(reftorch)):
         assert_same(mine, ref)
+
+
+def test_hook_changing_the_size_raises(reftorch):
+    """torch checks a tensor hook's result against the gradient's size (MindSpore accepted a 0-d sum)."""
+    for T in (torch, reftorch):
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        x.register_hook(lambda g: g.sum())
+        with pytest.raises(RuntimeError, match="hook '<lambda>' has changed the size of value"):
+            (x * 3).sum().backward()

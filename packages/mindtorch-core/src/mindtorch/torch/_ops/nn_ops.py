@@ -23,10 +23,11 @@ from mindspore import mint, ops
 
 from .. import _dtype as D
 from .. import _ms
+from .._grad_mode import no_grad
 from ..autograd.function import Function
 from . import _autotune, _expand, _onednn
 from ._args import scalar_arg as _sc  # _sc(v, x): Python number v as x's scalar operand, exact for float64
-from ._registry import _DISPATCHERS, expose, inplace_source, kernel, register, write_back
+from ._registry import _DISPATCHERS, expose, inplace_source, kernel, register, shapes_broadcast_error, write_back
 from .misc import onednn_matmul, onednn_matmul_ok
 from .pointwise import _onednn_softmax, _onednn_softmax_ok
 from .reduction import _REAL_FLOATS, _nan_wins
@@ -260,6 +261,8 @@ def _convnd(input: Any, weight: Any, bias: Any, stride: Any, padding: Any, dilat
         pad_arg = (0,) * len(pads)
     if n == 3 and _onednn_conv_ok(x):
         out = _conv_onednn(x, w, bias, stride_t, pad_arg, dil_t, groups)
+    elif n == 3 and x.dtype == ms.float64:  # MindSpore's Conv3D has no float64 kernel (as 2-d, `_conv2d_cpu`)
+        out = _with_bias(_conv_im2col_banded(x, w, stride_t, pad_arg, dil_t, groups), bias)
     elif n == 3:
         out = ops.conv3d(x, w, None, stride_t, "pad", pad_arg, dil_t, groups)
         if bias is not None:
@@ -282,7 +285,7 @@ def _conv2d_kernel(x: Any, w: Any, bias: Any, stride: Tuple[int, int], padding: 
 
 
 def _with_bias(out: Any, bias: Any) -> Any:
-    return out if bias is None else _add_bias(out, _reshape(bias, (1, -1, 1, 1)))
+    return out if bias is None else _add_bias(out, _reshape(bias, (1, -1) + (1,) * (out.ndim - 2)))
 
 
 def _conv2d_native(x: Any, w: Any, stride: Tuple[int, int], padding: Tuple[int, int], dilation: Tuple[int, int],
@@ -291,72 +294,78 @@ def _conv2d_native(x: Any, w: Any, stride: Tuple[int, int], padding: Tuple[int, 
     return ops.conv2d(x, w, None, stride, "pad", padding, dilation, groups)
 
 
-_IM2COL_MAX_ELEMENTS = 1 << 26  # the column buffer of im2col (N * C * kH * kW * H_out * W_out): 256 MB in float32
+_IM2COL_MAX_ELEMENTS = 1 << 26  # the column buffer of im2col (N * C * prod(kernel) * prod(out)): 256 MB in float32
 
 
-def _conv2d_im2col(x: Any, w: Any, stride: Tuple[int, int], padding: Tuple[int, int], dilation: Tuple[int, int],
-                   groups: int) -> Any:
-    """The same convolution as im2col + MatMul: one Gather lays the kH*kW shifted (strided, dilated) windows of x
-    out as columns (N, C*kH*kW, H_out*W_out), and a batched MatMul with the weight matrix (per group) lands
-    directly in NCHW layout. Measured on CPU: the Gather (and its backward) 2-4x faster than stacking kH*kW
-    strided slices, and BatchMatMul on an explicitly broadcast weight ~1.5x faster than a broadcasting MatMul."""
-    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
-    if ph or pw:
-        x = ops.pad(x, (pw, pw, ph, ph))
-    n, c, h, wd = _shape(x)
-    o, cg, kh, kw = _shape(w)
-    ho, wo = (h - dh * (kh - 1) - 1) // sh + 1, (wd - dw * (kw - 1) - 1) // sw + 1
-    k = cg * kh * kw
-    if kh == kw == 1 and sh == sw == 1:
-        cols = ops.reshape(x, (n, c, h * wd))  # a 1x1 convolution is a plain matmul: no copy
+def _conv_im2col(x: Any, w: Any, stride: Tuple[int, ...], padding: Tuple[int, ...], dilation: Tuple[int, ...],
+                 groups: int) -> Any:
+    """The same convolution (2-d or 3-d) as im2col + MatMul: one Gather lays the kernel's shifted (strided,
+    dilated) windows of x out as columns (N, C*prod(k), prod(out)), and a batched MatMul with the weight matrix (per
+    group) lands directly in NC(D)HW layout. Exact in every float dtype (the float64 route: MindSpore's CPU Conv2D
+    and Conv3D have no float64 kernel). Measured on CPU (2-d): the Gather (and its backward) 2-4x faster than
+    stacking the kernel's strided slices, and BatchMatMul on an explicitly broadcast weight ~1.5x faster than a
+    broadcasting MatMul."""
+    if any(padding):
+        x = ops.pad(x, tuple(v for p in reversed(padding) for v in (p, p)))
+    n, c, *size = _shape(x)
+    o, cg, *kernel = _shape(w)
+    outs = tuple((sz - d * (k - 1) - 1) // s + 1 for sz, k, s, d in zip(size, kernel, stride, dilation))
+    k, cells, volume = cg * math.prod(kernel), math.prod(outs), math.prod(size)
+    if all(v == 1 for v in kernel) and all(v == 1 for v in stride):
+        cols = ops.reshape(x, (n, c, volume))  # a 1x1 convolution is a plain matmul: no copy
     else:
-        cols = ops.reshape(ops.gather(ops.reshape(x, (n, c, h * wd)), _im2col_index(h, wd, kh, kw, stride, dilation,
-                                                                                     ho, wo), 2),
-                           (n, c * kh * kw, ho * wo))
+        cols = ops.reshape(ops.gather(ops.reshape(x, (n, c, volume)),
+                                      _im2col_index(tuple(size), tuple(kernel), stride, dilation, outs), 2),
+                           (n, c * math.prod(kernel), cells))
     if groups == 1:
         out = ops.bmm(ops.broadcast_to(ops.reshape(w, (1, o, k)), (n, o, k)), cols)  # (N, O, L)
     else:
         out = ops.matmul(ops.reshape(w, (groups, o // groups, k)),
-                         ops.reshape(cols, (n, groups, k, ho * wo)))  # (N, G, O/G, L)
-    return ops.reshape(out, (n, o, ho, wo))
+                         ops.reshape(cols, (n, groups, k, cells)))  # (N, G, O/G, L)
+    return ops.reshape(out, (n, o, *outs))
 
 
-def _conv2d_im2col_banded(x: Any, w: Any, stride: Tuple[int, int], padding: Tuple[int, int],
-                          dilation: Tuple[int, int], groups: int) -> Any:
-    """im2col + MatMul over bands of output rows, each band's column buffer within _IM2COL_MAX_ELEMENTS, so a large
-    image (a detection FPN at 800 px) keeps the im2col path's speed without one huge buffer. Each band reads the
-    input rows its outputs need (a narrow view); the bands are concatenated along H. One band: the plain path."""
-    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
-    n, c, h, wd = _shape(x)
-    o, cg, kh, kw = _shape(w)
-    ho = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
-    wo = (wd + 2 * pw - dw * (kw - 1) - 1) // sw + 1
-    rows = max(1, _IM2COL_MAX_ELEMENTS // max(1, n * c * kh * kw * wo))
-    if rows >= ho or (kh == kw == 1 and stride == (1, 1)):  # fits, or a 1x1 convolution (no column buffer)
-        return _conv2d_im2col(x, w, stride, padding, dilation, groups)
-    if ph or pw:
-        x = ops.pad(x, (pw, pw, ph, ph))
+def _conv_im2col_banded(x: Any, w: Any, stride: Tuple[int, ...], padding: Tuple[int, ...],
+                        dilation: Tuple[int, ...], groups: int) -> Any:
+    """im2col + MatMul over bands of the first spatial dim of the output (rows; depth slices in 3-d), each band's
+    column buffer within _IM2COL_MAX_ELEMENTS, so a large image (a detection FPN at 800 px) keeps the im2col path's
+    speed without one huge buffer. Each band reads the input rows its outputs need (a strided_slice, whose
+    backward has a derivative: double backward works, unlike narrow's Slice); the bands are concatenated along
+    that dim. One band: the plain path."""
+    n, c, *size = _shape(x)
+    o, cg, *kernel = _shape(w)
+    outs = [(sz + 2 * p - d * (k - 1) - 1) // s + 1 for sz, k, s, p, d in zip(size, kernel, stride, padding, dilation)]
+    rows = max(1, _IM2COL_MAX_ELEMENTS // max(1, n * c * math.prod(kernel) * math.prod(outs[1:])))
+    if rows >= outs[0] or (all(v == 1 for v in kernel) and all(v == 1 for v in stride)):  # fits, or 1x1 (no buffer)
+        return _conv_im2col(x, w, stride, padding, dilation, groups)
+    if any(padding):
+        x = ops.pad(x, tuple(v for p in reversed(padding) for v in (p, p)))
+    s0, d0, k0 = stride[0], dilation[0], kernel[0]
     bands = []
-    for r0 in range(0, ho, rows):
-        r1 = min(ho, r0 + rows)
-        top, bottom = r0 * sh, (r1 - 1) * sh + dh * (kh - 1) + 1
-        bands.append(_conv2d_im2col(ops.narrow(x, 2, top, bottom - top), w, stride, (0, 0), dilation, groups))
+    for r0 in range(0, outs[0], rows):
+        r1 = min(outs[0], r0 + rows)
+        top, bottom = r0 * s0, (r1 - 1) * s0 + d0 * (k0 - 1) + 1
+        band = _spatial_slice(x, (top,) + (0,) * (len(size) - 1), (1,) * len(size),
+                              (bottom - top, *_shape(x)[3:]))
+        bands.append(_conv_im2col(band, w, stride, (0,) * len(padding), dilation, groups))
     return ops.cat(bands, 2)
 
 
 _IM2COL_INDEX: dict = {}
 
 
-def _im2col_index(h: int, w: int, kh: int, kw: int, stride: Tuple[int, int], dilation: Tuple[int, int], ho: int,
-                  wo: int) -> Any:
-    """Positions in the flattened (H*W) plane of every (kernel row, kernel col, output row, output col), in the
-    order the weight matrix (C, kH, kW) flattens; cached per geometry."""
-    key = (h, w, kh, kw, stride, dilation)
+def _im2col_index(size: Tuple[int, ...], kernel: Tuple[int, ...], stride: Tuple[int, ...],
+                  dilation: Tuple[int, ...], outs: Tuple[int, ...]) -> Any:
+    """Positions in the flattened spatial volume (prod(size)) of every (kernel position..., output position...), in
+    the order the weight matrix (C, *kernel) flattens; cached per geometry."""
+    key = (size, kernel, stride, dilation)
     idx = _IM2COL_INDEX.get(key)
     if idx is None:
-        (sh, sw), (dh, dw) = stride, dilation
-        i, j, y, x = np.meshgrid(np.arange(kh), np.arange(kw), np.arange(ho), np.arange(wo), indexing="ij")
-        idx = _IM2COL_INDEX[key] = _MsTensor(((i * dh + y * sh) * w + (j * dw + x * sw)).reshape(-1).astype(np.int32))
+        grids = np.meshgrid(*(np.arange(k) for k in kernel), *(np.arange(v) for v in outs), indexing="ij")
+        nd = len(size)
+        coords = [grids[j] * dilation[j] + grids[nd + j] * stride[j] for j in range(nd)]
+        flat = np.ravel_multi_index(coords, size).reshape(-1).astype(np.int32)
+        idx = _IM2COL_INDEX[key] = _MsTensor(flat)
     return idx
 
 
@@ -495,12 +504,12 @@ def _conv2d_cpu(x: Any, w: Any, bias: Any, stride: Tuple[int, int], padding: Tup
     faster of the native kernel and im2col + MatMul, measured per signature (`_autotune`)."""
     xs, ws = _shape(x), _shape(w)
     if x.dtype == ms.float64:  # MindSpore's native CPU Conv2D has no float64 kernel: im2col is the only candidate
-        return _with_bias(_conv2d_im2col_banded(x, w, stride, padding, dilation, groups), bias)
+        return _with_bias(_conv_im2col_banded(x, w, stride, padding, dilation, groups), bias)
     native = ("native", lambda: _with_bias(_conv2d_native_node(x, w, stride, padding, dilation, groups), bias))
     if x.dtype not in (ms.float32, ms.float16):
         return native[1]()
     sig = (xs, ws, stride, padding, dilation, groups, x.dtype)
-    im2col = ("im2col", lambda: _with_bias(_conv2d_im2col_banded(x, w, stride, padding, dilation, groups), bias))
+    im2col = ("im2col", lambda: _with_bias(_conv_im2col_banded(x, w, stride, padding, dilation, groups), bias))
     if _onednn_conv_ok(x):
         onednn = ("onednn", lambda: _conv_onednn(x, w, bias, stride, padding, dilation, groups))
         return _autotune.run("conv2d", sig, (onednn, im2col, native), preferred="onednn")
@@ -1951,7 +1960,7 @@ def embedding(input: Any, weight: Any, padding_idx: Optional[int] = None, max_no
         # batch of token ids); on GPU/Ascend it would cost a device sync per call, so it is not made there.
         raise IndexError("index out of range in self")
     if max_norm is not None:
-        _embedding_renorm(weight, input, max_norm, norm_type)
+        _no_grad_embedding_renorm(weight, input, max_norm, norm_type)
     try:
         out = ops.gather(weight, input, 0)
     except RuntimeError as e:  # the Gather kernel's bounds check: torch raises IndexError for an unknown word id
@@ -1986,13 +1995,21 @@ class _ScaleGrad(Function):
 
 
 def _embedding_renorm(weight: Any, input: Any, max_norm: float, norm_type: float) -> None:
+    """torch.embedding_renorm_: an in-place write of `weight` (torch's in-place rules while autograd records)."""
     idx = np.unique(_MsTensor.asnumpy(input).reshape(-1))
     w = _MsTensor.asnumpy(_no_grad(weight)).copy()
     rows = w[idx]
     norms = np.linalg.norm(rows.astype(np.float64), ord=norm_type, axis=1)
     scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
     w[idx] = (rows * scale[:, None]).astype(w.dtype)
-    _MsTensor.__setitem__(weight, slice(None), _MsTensor(w))
+    write_back(weight, _MsTensor(w))
+
+
+def _no_grad_embedding_renorm(weight: Any, input: Any, max_norm: float, norm_type: float) -> None:
+    """F.embedding's and F.embedding_bag's max_norm: the renorm runs unrecorded (torch's no_grad), so the lookup
+    that follows is what autograd sees (a recorded write would cut a leaf weight off its gradient)."""
+    with no_grad():
+        _embedding_renorm(weight, input, max_norm, norm_type)
 
 
 @register("one_hot", function=False, method=False, namespaces=_NS)
@@ -2192,12 +2209,43 @@ def binary_cross_entropy(input: Any, target: Any, weight: Any = None, size_avera
     a = _MsTensor.asnumpy(_no_grad(input))
     if a.size and ((a < 0).any() or (a > 1).any()):
         raise RuntimeError("all elements of input should be between 0 and 1")
-    lx = ops.clamp(ops.log(input), min=-100.0)
-    l1x = ops.clamp(ops.log(ops.sub(1.0, input)), min=-100.0)
-    loss = ops.neg(ops.add(ops.mul(target, lx), ops.mul(ops.sub(1.0, target), l1x)))
+    if _ms.records_grad(input, target):
+        loss = _BinaryCrossEntropy.apply(input, target)
+    else:
+        loss = _bce_value(input, target)
     if weight is not None:
         loss = ops.mul(loss, weight)
     return _reduce(loss, reduction)
+
+
+def _bce_value(x: Any, t: Any) -> Any:
+    """Elementwise -(t log x + (1-t) log(1-x)), each log clamped at -100 (torch)."""
+    lx = ops.clamp(ops.log(x), min=-100.0)
+    l1x = ops.clamp(ops.log(ops.sub(1.0, x)), min=-100.0)
+    return ops.neg(ops.add(ops.mul(t, lx), ops.mul(ops.sub(1.0, t), l1x)))
+
+
+class _BinaryCrossEntropy(Function):
+    """`_bce_value` as one node with torch's derivatives instead of the composition's: d/dx is
+    (x - t) / max((1 - x) x, 1e-12) (the composition's is 0 * inf = NaN where x is exactly 0 or 1, e.g. a saturated
+    float32 sigmoid), d/dt the unclamped -logit(x). The backward is built from MindSpore ops, which autograd records
+    under create_graph, so double backward works."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, t: Any) -> Any:
+        ctx.save_for_backward(x, t)
+        return _bce_value(x, t)
+
+    @staticmethod
+    def backward(ctx: Any, dout: Any) -> Tuple[Any, Any]:
+        x, t = ctx.saved_tensors
+        one_m_x = ops.sub(1.0, x)
+        dx = dt = None
+        if ctx.needs_input_grad[0]:
+            dx = ops.div(ops.mul(dout, ops.sub(x, t)), ops.clamp(ops.mul(one_m_x, x), min=_sc(1e-12, x)))
+        if ctx.needs_input_grad[1]:
+            dt = ops.mul(dout, ops.sub(ops.log(one_m_x), ops.log(x)))
+        return dx, dt
 
 
 # torch.binary_cross_entropy_with_logits is aten_binary_cross_entropy_with_logits (ATen's signature)
@@ -2401,7 +2449,17 @@ def pairwise_distance(x1: Any, x2: Any, p: float = 2.0, eps: float = 1e-6, keepd
 
 @register("cosine_similarity", method=False, namespaces=_NS)
 def cosine_similarity(x1: Any, x2: Any, dim: int = 1, eps: float = 1e-8) -> Any:
-    """x1 . x2 / max(||x1|| ||x2||, eps) along dim (torch 1.12 clamps each norm: max(||x||, eps))."""
+    """x1 . x2 / max(||x1|| ||x2||, eps) along dim (torch 1.12 clamps each norm: max(||x||, eps)).
+
+    x1 and x2 are broadcast to their common shape first (ATen's expand_outplace), so each norm is taken over the
+    broadcast operand: a (1, 3) x1 against a (2, 3) x2 along dim 0 has norm over 2 equal rows, not over 1."""
+    s1, s2 = _shape(x1), _shape(x2)
+    if s1 != s2:
+        err = shapes_broadcast_error(s1, s2)
+        if err is not None:
+            raise err
+        shape = tuple(np.broadcast_shapes(s1, s2))
+        x1, x2 = ops.broadcast_to(x1, shape), ops.broadcast_to(x2, shape)
     n1 = ops.clamp(_pnorm(x1, 2.0, dim), min=_sc(eps, x1))
     n2 = ops.clamp(_pnorm(x2, 2.0, dim), min=_sc(eps, x2))
     return ops.div(ops.sum(ops.mul(x1, x2), dim), ops.mul(n1, n2))
@@ -3049,7 +3107,7 @@ def embedding_bag(input: Any, weight: Any, offsets: Any = None, max_norm: Option
         bags = [np.arange(a, b) for a, b in zip(starts, ends)]
         flat_idx = idx
     if max_norm is not None:
-        _embedding_renorm(weight, input, max_norm, norm_type)
+        _no_grad_embedding_renorm(weight, input, max_norm, norm_type)
     rows = ops.gather(weight, _MsTensor(flat_idx.astype(np.int32)), 0)  # (M, D)
     if per_sample_weights is not None:
         rows = ops.mul(rows, ops.expand_dims(_reshape(per_sample_weights, (-1,)), 1))
@@ -3277,9 +3335,12 @@ def ctc_loss(log_probs: Any, targets: Any, input_lengths: Any, target_lengths: A
             padded[b, :n] = tg[pos:pos + n]
             pos += n
         tg = padded
-    # MindSpore's kernel rejects an input shorter than its target; torch gives that sample an infinite loss (0
-    # with zero_infinity): run it with an empty target and overwrite its loss
-    short = il < tl
+    # A sample has no alignment when its input is shorter than its target plus one blank between each pair of
+    # equal consecutive labels. torch gives it an infinite loss (0 with zero_infinity, and a 0 gradient either way
+    # of the overwrite below); MindSpore's kernel rejects an input shorter than the target and returns inf (also
+    # with zero_infinity) for the repeats case: run those samples with an empty target and overwrite their loss.
+    repeats = ((tg[:, 1:] == tg[:, :-1]) & (np.arange(1, tg.shape[1]) < tl[:, None])).sum(1)
+    short = il < tl + repeats
     loss = ops.ctc_loss(lp, _MsTensor(tg), _MsTensor(il), _MsTensor(np.where(short, 0, tl)), blank, "none",
                         zero_infinity)
     loss = loss[0] if isinstance(loss, tuple) else loss

@@ -284,7 +284,12 @@ class TensorAutogradMixin:
 
         def wrapped(grad: Any) -> Any:
             out = hook(_as_torch(grad))
-            return grad if out is None else out
+            if out is None:
+                return grad
+            if tuple(_MsTensor.shape.fget(out)) != tuple(_MsTensor.shape.fget(grad)):  # torch checks, MindSpore not
+                raise RuntimeError(f"hook '{getattr(hook, '__name__', type(hook).__name__)}' has changed the size of "
+                                   "value")
+            return out
 
         handle = _MsTensor.register_hook(self, wrapped)
         return RemovableHandle(handle.remove)
