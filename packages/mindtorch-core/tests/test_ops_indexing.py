@@ -202,3 +202,24 @@ def test_indexing_op_errors(reftorch, name):
         IDX_ERRS[name](reftorch, rx)
     with pytest.raises(e.type):
         IDX_ERRS[name](torch, x)
+
+
+def test_scatter_after_a_3d_scatter(reftorch):
+    """MindSpore 2.10's CPU Scatter kernel kept state: after a 3-D scatter, a 2-D one skipped every other row."""
+    torch.zeros(5, 3, 2).scatter(-1, torch.zeros(5, 3, 1, dtype=torch.int64), 5.0)
+    for T in (torch, reftorch):
+        got = T.zeros(5, 3).scatter(-1, T.zeros(5, 1, dtype=T.int64), 5.0)
+        assert got[:, 0].tolist() == [5.0] * 5
+    x, src = torch.randn(4, 3, requires_grad=True), torch.randn(4, 1, requires_grad=True)
+    xr, srcr = (reftorch.tensor(t.detach().numpy(), requires_grad=True) for t in (x, src))
+    for a, s, T in ((x, src, torch), (xr, srcr, reftorch)):
+        (a.scatter(1, T.tensor([[2], [0], [1], [2]]), s) * T.arange(12.0).reshape(4, 3)).sum().backward()
+    assert_same(x.grad, xr.grad)
+    assert_same(src.grad, srcr.grad)
+
+
+@pytest.mark.parametrize("op", ["scatter", "scatter_add"])
+def test_scatter_src_dtype_must_match(reftorch, op):
+    for T in (torch, reftorch):
+        with pytest.raises(RuntimeError, match="Expected self.dtype to be equal to src.dtype"):
+            getattr(T.zeros(3), op)(0, T.tensor([0]), T.tensor([1], dtype=T.int64))
