@@ -10,7 +10,7 @@ masked_scatter, index_put with accumulate, searchsorted/bucketize): those do not
 from __future__ import annotations
 
 import warnings
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 import mindspore as ms
 import numpy as np
@@ -18,6 +18,7 @@ from mindspore import mint, ops
 
 from .. import _dtype as D
 from .. import _ms
+from ..autograd.function import Function
 from . import _registry
 from ._args import check_scalar_fits, scalar_overflow_error, wrap_dim
 from ._host import _host_op, _no_vjp
@@ -376,7 +377,29 @@ def gather(input: Any, dim: int, index: Any, *, sparse_grad: bool = False, out: 
     n = len(_shape(input))
     if len(_shape(index)) != n and n:
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
-    return mint.gather(input, wrap_dim(dim, n), index)
+    return gather_d(input, wrap_dim(dim, n), index)
+
+
+def gather_d(input: Any, dim: int, index: Any) -> Any:
+    """MindSpore's GatherD (`dim` non-negative). While autograd records, one node whose backward is a scatter-add
+    of recorded ops (`_GatherD`): MindSpore's own GatherD backward has no derivative, so a gradient penalty or a
+    second derivative through gather, take_along_dim, nll_loss or cross_entropy raised."""
+    if input._requires_grad and _ms.is_recording():
+        return _GatherD.apply(input, dim, index)
+    return mint.gather(input, dim, index)
+
+
+class _GatherD(Function):
+    @staticmethod
+    def forward(ctx: Any, input: Any, dim: int, index: Any) -> Any:
+        ctx.dim, ctx.index, ctx.shape = dim, index, _shape(input)
+        return mint.gather(input, dim, index)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Tuple[Any, None, None]:
+        # recorded under create_graph (its derivative w.r.t. g is a gather again)
+        zeros = ops.zeros(ctx.shape, g.dtype)
+        return ops.tensor_scatter_elements(zeros, ctx.index, g, ctx.dim, "add"), None, None
 
 
 def _src_tensor(input: Any, index: Any, src: Any, name: str = "scatter") -> Any:
@@ -682,7 +705,7 @@ def take_along_dim(input: Any, indices: Any, dim: Optional[int] = None, *, out: 
     b = list(np.broadcast_shapes(tuple(bi), tuple(bx)))
     ti, tx = b.copy(), b.copy()
     ti[dim], tx[dim] = si[dim], sx[dim]
-    return mint.gather(mint.broadcast_to(input, tuple(tx)), dim, mint.broadcast_to(indices, tuple(ti)))
+    return gather_d(mint.broadcast_to(input, tuple(tx)), dim, mint.broadcast_to(indices, tuple(ti)))
 
 
 @register("put", inplace=True)

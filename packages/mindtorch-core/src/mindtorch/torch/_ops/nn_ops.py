@@ -28,6 +28,7 @@ from ..autograd.function import Function
 from . import _autotune, _expand, _onednn
 from ._args import scalar_arg as _sc  # _sc(v, x): Python number v as x's scalar operand, exact for float64
 from ._registry import _DISPATCHERS, expose, inplace_source, kernel, register, shapes_broadcast_error, write_back
+from .indexing import gather_d
 from .misc import onednn_matmul, onednn_matmul_ok
 from .pointwise import _onednn_softmax, _onednn_softmax_ok
 from .reduction import _REAL_FLOATS, _nan_wins
@@ -2050,7 +2051,7 @@ def _nll_core(logp: Any, target: Any, weight: Any, ignore_index: int) -> Tuple[A
     if va.any() and (arr[va].min() < 0 or arr[va].max() >= c):
         raise IndexError(f"Target {int(arr[va][(arr[va] < 0) | (arr[va] >= c)][0])} is out of bounds.")
     safe = ops.where(valid, t, ops.zeros_like(t))
-    picked = ops.squeeze(ops.gather_elements(flat, 1, ops.expand_dims(safe, 1)), 1)
+    picked = ops.squeeze(gather_d(flat, 1, ops.expand_dims(safe, 1)), 1)  # (second derivative: see gather_d)
     w = ops.cast(valid, logp.dtype)
     if weight is not None:
         w = ops.mul(w, ops.gather(weight, safe, 0))
@@ -2489,7 +2490,7 @@ def multi_margin_loss(input: Any, target: Any, p: int = 1, margin: float = 1.0, 
     x = input if input.ndim == 2 else ops.expand_dims(input, 0)
     t = ops.cast(_reshape(target, (-1,)), ms.int32)
     c = _shape(x)[1]
-    xy = ops.gather_elements(x, 1, ops.expand_dims(t, 1))
+    xy = gather_d(x, 1, ops.expand_dims(t, 1))
     z = ops.relu(ops.add(ops.sub(x, xy), _sc(margin, x)))
     if p == 2:
         z = ops.mul(z, z)
