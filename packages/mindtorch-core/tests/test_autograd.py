@@ -438,3 +438,11 @@ def test_hook_changing_the_size_raises(reftorch):
         x.register_hook(lambda g: g.sum())
         with pytest.raises(RuntimeError, match="hook '<lambda>' has changed the size of value"):
             (x * 3).sum().backward()
+
+
+def test_base_of_views_in_autograd(reftorch):
+    """Tensor._base: the root tensor of a view (known for tensors that take part in autograd), None otherwise."""
+    for T in (torch, reftorch):
+        y = T.randn(3, 4, requires_grad=True) * 1
+        assert y.t()._base is y and y[0]._base is y and y.t().t()._base is y and y.view(-1)._base is y
+        assert y.clone()._base is None and y._base is None

@@ -191,6 +191,14 @@ class TensorAutogradMixin:
         return self
 
     @property
+    def _base(self) -> Any:
+        """The tensor this one is a view of, where mindtorch knows it: views of tensors that take part in autograd
+        (the view ops remember their base then, see `_registry.VIEW_OPS`); None otherwise, and for non-views.
+        (torch knows it for every view; tracking it on every view op would cost each one a weak reference.)"""
+        ref = self.__dict__.get("_mt_view_base")
+        return None if ref is None else ref()
+
+    @property
     def is_leaf(self) -> bool:
         return bool(self._is_leaf)
 
