@@ -7,8 +7,9 @@ Differentiable: norms, matrix_power, matrix_exp, multi_dot, vecdot, vander, the 
 inv, solve, cholesky, lu_factor/lu (square) with their _ex variants, tensorinv/tensorsolve: those factor on the
 host with numpy (LAPACK, which also gives torch's info/LinAlgError semantics) inside one autograd node
 (`_host._HostFn`) whose backward is torch's formula in MindSpore ops.
-Host only, no autograd: det, slogdet, svd, qr, eigh, pinv, lstsq, matrix_rank, cond with p None/2/-2 (from
-svdvals); eig/eigvals (complex) raise NotImplementedError on backward.
+Host only, no autograd: det, slogdet, svd, qr, eigh, pinv, lstsq, matrix_rank; eig/eigvals (complex) raise
+NotImplementedError on backward. The singular values (svdvals, and the 'nuc'/2/-2 matrix norms and cond built on
+them) are differentiable for real input.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from .. import _dtype as D
 from .. import return_types as RT
 from ._args import wrap_dim
 from ._host import _host_op, _no_vjp
-from ._registry import register
+from ._registry import kernel, register
 
 _MsTensor = ms.Tensor
 
@@ -91,7 +92,8 @@ def linalg_vector_norm(x: Any, ord: Any = 2, dim: Any = None, keepdim: bool = Fa
 @register("linalg_matrix_norm", method=False, function=False, namespaces=("linalg",))
 def linalg_matrix_norm(A: Any, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = False, *,
                        dtype: Any = None, out: Any = None) -> Any:
-    """'fro' (differentiable), 'nuc', 1, -1, 2, -2, inf, -inf over the two dims `dim`."""
+    """'fro', 'nuc', 1, -1, 2, -2, inf, -inf over the two dims `dim` (differentiable; 'nuc'/2/-2 of complex input
+    raise on backward, as svdvals)."""
     n = len(_shape(A))
     if n < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
@@ -106,11 +108,14 @@ def linalg_matrix_norm(A: Any, ord: Any = "fro", dim: Any = (-2, -1), keepdim: b
         s = mint.sum(a, d1, True)
         r = mint.amax(s, (d0,), True) if ord > 0 else mint.amin(s, (d0,), True)
     elif ord in ("nuc", 2, -2):
-        m = np.moveaxis(_float_np(A, "linalg.matrix_norm"), (d0, d1), (-2, -1))
-        sv = np.linalg.svd(m, compute_uv=False)
-        v = sv.sum(-1) if ord == "nuc" else (sv.max(-1) if ord == 2 else sv.min(-1))
-        r = _out(np.expand_dims(np.expand_dims(v, -1), -1), A)
-        r = mint.permute(r, tuple(np.argsort([i for i in range(n) if i not in (d0, d1)] + [d0, d1])))
+        # from the differentiable singular values (gradient U diag(g) V^H), as torch: sum / amax / amin of them
+        perm = tuple(i for i in range(n) if i not in (d0, d1)) + (d0, d1)
+        s = _svdvals(mint.permute(A if dtype is None else A.astype(D.to_dtype(dtype)), perm), "linalg.matrix_norm")
+        if ord == "nuc" or ord == 2 and 0 in _shape(s):  # an empty matrix: 0 (torch 2.13 as well for ord 2)
+            v = kernel("sum")(s, -1)
+        else:  # (the table's amax/amin: NaN-propagating, IndexError for -2 on an empty matrix as torch)
+            v = kernel("amax" if ord == 2 else "amin")(s, -1)
+        r = mint.permute(mint.unsqueeze(mint.unsqueeze(v, -1), -1), tuple(np.argsort(perm)))
     else:
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     if not keepdim:
@@ -978,7 +983,7 @@ def linalg_eigvals(A: Any, *, out: Any = None) -> Any:
 # -------------------------------------------------------------------------------------------- cond
 @register("linalg_cond", method=False, function=False, namespaces=("linalg",))
 def linalg_cond(A: Any, p: Any = None, *, out: Any = None) -> Any:
-    """Condition number (...): p None/2/-2 from the singular values (any m x n; host, no autograd); p 'fro',
+    """Condition number (...): p None/2/-2 from the singular values (any m x n); p 'fro',
     'nuc', 1, -1, inf, -inf as norm(A, p) * norm(inv(A), p) (square; inf where A is singular)."""
     if len(_shape(A)) < 2:
         raise RuntimeError("linalg.cond: The input tensor A must have at least 2 dimensions.")

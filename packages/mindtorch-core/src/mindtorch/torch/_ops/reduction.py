@@ -17,6 +17,7 @@ from mindspore import mint, ops
 
 from .. import _dtype as D
 from .. import _ms, return_types
+from ..autograd.function import Function
 from . import _expand, _registry
 from ._args import scalar_arg, wrap_dim
 from ._registry import kernel, register
@@ -27,6 +28,7 @@ _cast = ops.cast
 _shape = _MsTensor.shape.fget  # a plain tuple; Tensor.shape builds a torch.Size (~5 us, measured)
 # Sets of dtype ids: MindSpore dtypes are singletons and their __eq__/__hash__ cost ~2-4 us (measured).
 _FLOATS = frozenset(map(id, D.all_float_type + D.all_complex_type))
+_COMPLEX = frozenset(map(id, D.all_complex_type))
 _INT_OR_BOOL = frozenset(map(id, D.all_int_type + (D.bool,)))
 
 
@@ -74,6 +76,24 @@ def _count(x: Any, dims: Optional[Tuple[int, ...]]) -> int:
 _SUM_EXT, _MEAN_EXT = _ms.pyboost("sum_ext"), _ms.pyboost("mean_ext")  # mint.sum/mean minus their frames
 
 
+class _EmptyReduction(Function):
+    """The reduction of an empty tensor (0 for sum, NaN for mean, 1 for prod: a constant) connected to the input as
+    in torch, so `x.sum().backward()` works on an empty x that requires grad; the gradient is x's (empty) zeros."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, value: Any) -> Any:
+        ctx.shape = _shape(x)
+        return mint.add(value, 0)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        return ops.zeros(ctx.shape, grad.dtype), None
+
+
+def _empty_reduced(x: Any, value: Any) -> Any:
+    return _EmptyReduction.apply(x, value) if _ms.records_grad(x) else value
+
+
 @register("sum")
 def sum(input: Any, dim: Any = None, keepdim: builtins.bool = False, *, dtype: Any = None) -> Any:
     """Sum over `dim` (all elements when None); ints and bools sum to int64 as in torch. (numpy's axis=/keepdims=
@@ -87,7 +107,7 @@ def sum(input: Any, dim: Any = None, keepdim: builtins.bool = False, *, dtype: A
     dims = _dims(dim, input.ndim)
     k = builtins.bool(keepdim)
     if x.ndim and 0 in _shape(x):  # MindSpore's sum of nothing returns uninitialised memory
-        return ops.zeros(_reduced_shape(_shape(x), dims, k), x.dtype)
+        return _empty_reduced(x, ops.zeros(_reduced_shape(_shape(x), dims, k), x.dtype))
     return _reduce(mint.sum, x, dims, k)
 
 
@@ -114,7 +134,7 @@ def mean(input: Any, dim: Any = None, keepdim: builtins.bool = False, *, dtype: 
     dims = _dims(dim, input.ndim)
     k = builtins.bool(keepdim)
     if x.ndim and _count(x, dims) == 0:
-        return ops.fill(x.dtype, _reduced_shape(_shape(x), dims, k), float("nan"))  # torch: mean of nothing is nan
+        return _empty_reduced(x, ops.fill(x.dtype, _reduced_shape(_shape(x), dims, k), float("nan")))  # torch: nan
     return _reduce(mint.mean, x, dims, k)
 
 
@@ -203,14 +223,56 @@ def prod(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = Non
     x = input if d is None or input.dtype is d else _cast(input, d)
     if x.ndim and 0 in _shape(x):  # the empty product is 1 (MindSpore returns garbage)
         dims = None if dim is None else (wrap_dim(dim, x.ndim),)
-        return ops.ones(_reduced_shape(_shape(x), dims, keepdim and dim is not None), x.dtype)
+        return _empty_reduced(x, ops.ones(_reduced_shape(_shape(x), dims, keepdim and dim is not None), x.dtype))
     if dim is None:
-        return mint.prod(mint.reshape(x, (-1,)), 0) if keepdim is False else mint.reshape(
-            mint.prod(mint.reshape(x, (-1,)), 0), (1,) * x.ndim)
+        r = _prod_dim(mint.reshape(x, (-1,)), 0, False)
+        return mint.reshape(r, (1,) * x.ndim) if keepdim else r
     if x.ndim == 0:
         wrap_dim(dim, 0)
         return x
-    return mint.prod(x, wrap_dim(dim, x.ndim), keepdim)
+    return _prod_dim(x, wrap_dim(dim, x.ndim), builtins.bool(keepdim))
+
+
+def _conj(x: Any) -> Any:
+    return ops.conj(x) if id(x.dtype) in _COMPLEX else x
+
+
+def _prod_dim(x: Any, d: int, keepdim: builtins.bool) -> Any:
+    return _Prod.apply(x, d, keepdim) if _ms.records_grad(x) else mint.prod(x, d, keepdim)
+
+
+class _Prod(Function):
+    """prod over dim d with torch's prod_backward, built from recorded ops (through _Prod and _CumProd again) so
+    create_graph=True differentiates it again: MindSpore 2.10's ProdExt backward has no derivative of its own."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, d: int, keepdim: builtins.bool) -> Any:
+        out = mint.prod(x, d, keepdim)
+        ctx.d, ctx.keepdim = d, keepdim
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        x, out = ctx.saved_tensors
+        d = ctx.d
+        if not ctx.keepdim:
+            grad, out = mint.unsqueeze(grad, d), mint.unsqueeze(out, d)
+        if not builtins.bool(mint.any(mint.eq(x, 0))):  # (a host sync, as torch's own zero check)
+            return mint.mul(grad, _conj(mint.div(out, x))), None, None
+        return mint.mul(grad, _conj(_prod_of_others(x, d))), None, None
+
+
+def _prod_of_others(x: Any, d: int) -> Any:
+    """prod_{j != k} x_j along d for every k, without a division (torch's prod_safe_zeros_backward): the
+    exclusive cumprod from the left times the exclusive cumprod from the right."""
+    n = _shape(x)[d]
+    if n == 1:
+        return ops.ones_like(x)
+    one = ops.ones(tuple(1 if j == d else s for j, s in enumerate(_shape(x))), x.dtype)
+    left = _cumprod(mint.cat((one, mint.narrow(x, d, 0, n - 1)), d), d)
+    right = _cumprod(mint.cat((one, mint.flip(mint.narrow(x, d, 1, n - 1), (d,))), d), d)
+    return mint.mul(left, mint.flip(right, (d,)))
 
 
 # ------------------------------------------------------------------------------------------ std / var
@@ -228,6 +290,15 @@ def _var_mean(input: Any, dim: Any, unbiased: Any, keepdim: bool, correction: An
         raise RuntimeError(f"std and var only support floating point and complex dtypes, got "
                            f"{D.scalar_name(input.dtype)}")
     dims = _dims(dim, input.ndim)
+    if id(input.dtype) in _COMPLEX:
+        # |dev|^2 = re(dev)^2 + im(dev)^2: the variance is real, the sum of its parts' (MindSpore's complex Mul and
+        # MeanExt have no gradient; its Real/Imag kernels refuse an empty input); the mean stays complex
+        if _count(input, None):
+            re, im = ops.real(input), ops.imag(input)
+        else:
+            re = im = ops.zeros(_shape(input), D.float64 if input.dtype is D.complex128 else D.float32)
+        var = mint.add(_var_mean(re, dims, None, keepdim, corr)[0], _var_mean(im, dims, None, keepdim, corr)[0])
+        return var, mean(input, dims, keepdim)
     x = input if input.ndim else mint.reshape(input, (1,))
     ax = tuple(range(x.ndim)) if dims is None else dims
     m = mint.mean(x, ax, True)
@@ -410,18 +481,41 @@ def _median(input: Any, dim: Any, keepdim: builtins.bool, ignore_nan: builtins.b
     if input.dtype is D.bool:
         raise RuntimeError(f"\"{name}_out\" not implemented for 'Bool'")
     x = input
+    rt = getattr(return_types, name)
     if dim is None:
-        _empty_check(x, name)
-        flat = mint.reshape(x, (-1,))
-        v, i = _median_dim(flat, 0, ignore_nan)
-        return mint.reshape(v, ())
+        if x.ndim and 0 in _shape(x):  # torch: NaN cast to the input's dtype (int64: its minimum, as numpy casts)
+            npd = np.float32 if x.dtype is D.bfloat16 else D.to_numpy_dtype(x.dtype)
+            with _ms.quiet_fp():
+                return _MsTensor(np.array(np.nan).astype(npd), x.dtype)
+        v = mint.reshape(_median_dim(mint.reshape(x, (-1,)), 0, ignore_nan)[0], ())
+        return _EvenlySplit.apply(x, ops.stop_gradient(v)) if _ms.records_grad(x) else v
     d = wrap_dim(dim, x.ndim)
     if x.ndim == 0:
-        return getattr(return_types, name)(x, ms.Tensor(0, dtype=D.int64))
+        return rt(x, ms.Tensor(0, dtype=D.int64))
+    empty = _empty_reduction(x, (d,), keepdim, "median")  # (torch's nanmedian names median in its error too)
+    if empty is not None:
+        return rt(empty, _cast(empty, D.int64))
     v, i = _median_dim(x, d, ignore_nan)
     if keepdim:
         v, i = mint.unsqueeze(v, d), mint.unsqueeze(i, d)
-    return getattr(return_types, name)(v, i)
+    return rt(v, i)
+
+
+class _EvenlySplit(Function):
+    """`value`, a 0-d reduction of x equal to some of its elements (median/nanmedian without dim), with torch's
+    evenly_distribute_backward: the gradient split evenly over the elements equal to it (over the NaNs when it is
+    NaN), not all of it on the one element the sort picked."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, value: Any) -> Any:
+        ctx.save_for_backward(x, value)
+        return mint.add(value, 0)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        x, value = ctx.saved_tensors
+        hit = _cast(mint.isnan(x) if builtins.bool(mint.isnan(value)) else mint.eq(x, value), grad.dtype)
+        return mint.mul(hit, mint.div(grad, mint.sum(hit))), None
 
 
 def _sort(x: Any, d: int) -> Tuple[Any, Any]:
@@ -577,6 +671,14 @@ def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: builtins.bool = F
         return mint.sum(mint.ne(a, 0).astype(x.dtype), ax, keepdim)
     if p == 1:
         return mint.sum(a, ax, keepdim)
+    if p < 1 and _ms.records_grad(a):
+        # d a^p = p a^(p-1) is inf at a zero (p < 1), times abs's 0 there NaN, poisoning the whole slice through
+        # the sum; torch's gradient at a zero entry is 0 (and for p < 0 the slice's norm is 0, flat): the zeros'
+        # power 0^p (0, or inf for p < 0) is filled in as a constant, as _root masks its own
+        zero = mint.eq(a, 0)
+        one, at_zero = _MsTensor(1.0, a.dtype), _MsTensor(0.0 if p > 0 else math.inf, a.dtype)
+        powed = ops.masked_fill(mint.pow(ops.masked_fill(a, zero, one), scalar_arg(p, a)), zero, at_zero)
+        return _root(mint.sum(powed, ax, keepdim), p)
     return _root(mint.sum(mint.pow(a, scalar_arg(p, a)), ax, keepdim), p)
 
 
@@ -641,7 +743,62 @@ def cumprod(input: Any, dim: int, *, dtype: Any = None) -> Any:
     d = wrap_dim(dim, x.ndim)
     if x.ndim == 0:
         return x
-    return mint.cumprod(x, d)
+    return _cumprod(x, d)
+
+
+def _cumprod(x: Any, d: int) -> Any:
+    return _CumProd.apply(x, d) if _ms.records_grad(x) else mint.cumprod(x, d)
+
+
+class _CumProd(Function):
+    """cumprod along d with torch's cumprod_backward: MindSpore's backward divides by the input, NaN at a zero.
+    Built from recorded ops (through _CumProd again), so create_graph=True differentiates it again."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, d: int) -> Any:
+        out = mint.cumprod(x, d)
+        ctx.d = d
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        x, out = ctx.saved_tensors
+        return _cumprod_backward(grad, x, out, ctx.d), None
+
+
+def _rev_cumsum(x: Any, d: int) -> Any:
+    """sum_{j >= k} x_j along d."""
+    return mint.flip(ops.cumsum(mint.flip(x, (d,)), d), (d,))
+
+
+def _cumprod_backward(grad: Any, x: Any, out: Any, d: int) -> Any:
+    """d cumprod: grad_k = sum_{j >= k} grad_j prod_{i <= j, i != k} x_i (conjugated for complex x), torch's
+    cumprod_backward. Without a zero: reversed_cumsum(grad * out) / x. With zeros, per slice with first zero z:
+    k < z as before; k >= z: (1 at z, else x_z) times the same gradient of the cumprod with x_z taken as 1 (`rest`).
+    Plain backward stops there (past z that is x_z * ... = 0); under create_graph `rest`'s gradient recurses
+    (one level per zero of a slice) so the formula is exact around x, and its derivative the second derivative
+    (torch's O(n^2) loop there)."""
+    if _shape(x)[d] == 1:
+        return grad
+    zero = mint.eq(x, 0)
+    if not builtins.bool(mint.any(zero)):  # (a host sync, as torch's own zero check)
+        return mint.div(_rev_cumsum(mint.mul(grad, _conj(out)), d), _conj(x))
+    count = ops.cumsum(_cast(zero, D.int32), d)
+    ahead = mint.eq(count, 0)
+    first = mint.logical_and(zero, mint.eq(count, 1))
+    nil, one = ops.zeros_like(x), ops.ones_like(x)
+    rest = mint.where(first, one, x)
+    rest_out = _cumprod(rest, d)
+    w = mint.mul(grad, _conj(out))
+    if not _ms.is_recording():  # torch masks the products past the first zero (0, or NaN after an inf)
+        w = mint.where(ahead, w, nil)
+    g = mint.where(ahead, mint.div(_rev_cumsum(w, d), _conj(mint.where(ahead, x, one))), nil)
+    if not _ms.is_recording():
+        return mint.add(g, mint.where(first, _rev_cumsum(mint.mul(grad, _conj(rest_out)), d), nil))
+    x_z = mint.sum(mint.where(first, x, nil), d, True)
+    scale = mint.where(ahead, nil, mint.where(first, one, _conj(x_z)))
+    return mint.add(g, mint.mul(scale, _cumprod_backward(grad, rest, rest_out, d)))
 
 
 def _cumext(name: str, kernel: Any, rt: type) -> Any:

@@ -192,15 +192,13 @@ _NO_DOUBLE_BACKWARD = {
     "NLLLoss": "nll_loss (mean reduction)",
     "GatherD": "the values of sort/topk/kthvalue/median (an internal gather)",
     "MaskedSelect": "masked_select",
-    "ProdExt": "prod",
     "Slice": "a slice taken with MindSpore's legacy Slice op",
 }
 _NO_DOUBLE_BACKWARD = {
     k: (f"mindtorch: differentiating the gradient of {v} (MindSpore 2.10's {k}) is not supported: its backward has "
         "no derivative on MindSpore. Way out: write the op from differentiable pieces in the function you "
         "differentiate twice, e.g. log_softmax(x, d) as x - x.logsumexp(d, keepdim=True), softmax as its exp(), "
-        "cross_entropy/nll_loss as -(logp * F.one_hot(target, C)).sum(1).mean(), a sort/topk value as a gather, "
-        "prod as exp(log(x).sum()) for positive x.")
+        "cross_entropy/nll_loss as -(logp * F.one_hot(target, C)).sum(1).mean(), a sort/topk value as a gather.")
     for k, v in _NO_DOUBLE_BACKWARD.items()}
 
 
