@@ -22,6 +22,7 @@ from .. import return_types as RT
 from ..autograd.function import Function
 from . import _expand, _onednn
 from ._args import scalar_arg, wrap_dim
+from ._host import _host_op
 from ._registry import kernel, register, shapes_broadcast_error
 from .shape import _select
 
@@ -364,8 +365,8 @@ def matmul_kernel(a: Any, b: Any) -> Any:
     """
     sa, sb = _shape(a), _shape(b)
     if (a.dtype != b.dtype or a.dtype not in (D.float32, D.float64) or not sa or not sb
-            or sa[-1] != (sb[0] if len(sb) == 1 else sb[-2])):
-        return mint.matmul(a, b)
+            or sa[-1] != (sb[0] if len(sb) == 1 else sb[-2]) or sa[-1] == 0):
+        return _matmul_other(a, b, sa, sb)
     if len(sa) == 1 and len(sb) == 1:  # a dot product: Mul saves a and b themselves (in-place checks see them)
         return mint.sum(mint.mul(a, b))
     if onednn_matmul_ok(a, b):
@@ -390,6 +391,34 @@ def matmul_kernel(a: Any, b: Any) -> Any:
     if len(sb) == 1:
         out = ops.squeeze(out, -1)
     return out
+
+
+def _matmul_other(a: Any, b: Any, sa: tuple, sb: tuple) -> Any:
+    """matmul_kernel's other cases: an empty inner dim (zeros: MindSpore's MatMul/BatchMatMul then return
+    uninitialised memory), bool (torch has no kernel), other dtypes and mismatched shapes (mint.matmul's errors)."""
+    if a.dtype == b.dtype and sa and sb and sa[-1] == (sb[0] if len(sb) == 1 else sb[-2]):
+        if sa[-1] == 0:
+            return _empty_product(a, b, sa, sb)
+        if a.dtype == D.bool:  # the name of torch's kernel for these shapes
+            name = ("dot" if len(sb) == 1 else "addmm_impl_cpu_") if len(sa) == 1 else \
+                "addmv_impl_cpu" if len(sb) == 1 else "addmm_impl_cpu_" if len(sb) == 2 else "bmm"
+            raise NotImplementedError(f"\"{name}\" not implemented for 'Bool'")
+    return mint.matmul(a, b)
+
+
+def _empty_product(a: Any, b: Any, sa: tuple, sb: tuple) -> Any:
+    """a @ b with an inner dim of 0 (torch's matmul shapes): zeros; under autograd one node whose gradients are
+    zeros of the inputs' (empty) shapes."""
+    try:
+        batch = tuple(np.broadcast_shapes(sa[:-2], sb[:-2]))
+    except ValueError:  # batch dims that do not broadcast: mint's error
+        return mint.matmul(a, b)
+    shape = batch + sa[-2:-1] + sb[-1:] if len(sb) > 1 else batch + sa[-2:-1]
+    return _host_op(lambda x, y: ops.zeros(shape, a.dtype), _zeros_vjp, a, b)
+
+
+def _zeros_vjp(inputs: Tuple[Any, ...], out: Any, grad: Any) -> Tuple[Any, ...]:
+    return tuple(ops.zeros_like(x) for x in inputs)
 
 
 def _check_same_dtype(a: Any, b: Any, op: str) -> None:
@@ -441,7 +470,7 @@ def bmm(input: Any, mat2: Any, *, out: Any = None) -> Any:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{_shape(input)[0]}, "
                            f"{_shape(input)[2]}] but got: [{_shape(mat2)[0]}, {_shape(mat2)[1]}].")
     _check_same_dtype(input, mat2, "bmm")
-    return matmul_kernel(input, mat2) if input.dtype != D.float16 else mint.bmm(input, mat2)
+    return mint.bmm(input, mat2) if input.dtype == D.float16 and _shape(input)[2] else matmul_kernel(input, mat2)
 
 
 @register("mv")
@@ -459,11 +488,17 @@ def dot(input: Any, other: Any, *, out: Any = None) -> Any:
     """Inner product of two 1-D tensors of equal size."""
     if len(_shape(input)) != 1 or len(_shape(other)) != 1:
         raise RuntimeError(f"1D tensors expected, but got {len(_shape(input))}D and {len(_shape(other))}D tensors")
+    if input.dtype != other.dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {D.scalar_name(input.dtype)} "
+                           f"and {D.scalar_name(other.dtype)}")
     if _shape(input) != _shape(other):
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{_shape(input)[0]}] and src "
                            f"[{_shape(other)[0]}] to have the same number of elements, but got {_shape(input)[0]} and "
                            f"{_shape(other)[0]} elements respectively")
-    _check_same_dtype(input, other, "dot")
+    if input.dtype == D.bool:
+        raise NotImplementedError("\"dot\" not implemented for 'Bool'")
+    if not _shape(input)[0]:  # (MindSpore's sum of nothing is uninitialised memory)
+        return _empty_product(input, other, _shape(input), _shape(other))
     return mint.sum(mint.mul(input, other), dtype=input.dtype)
 
 
@@ -482,8 +517,9 @@ def inner(input: Any, other: Any, *, out: Any = None) -> Any:
     if sa[-1] != sb[-1]:
         raise RuntimeError(f"inner() the last dimension must match on both input tensors but got shapes "
                            f"{list(sa)} and {list(sb)}")
-    k = sa[-1]
-    flat = matmul_kernel(mint.reshape(input, (-1, k)), mint.transpose(mint.reshape(other, (-1, k)), 0, 1))
+    k = sa[-1]  # (explicit sizes, not -1: undetermined for k = 0)
+    flat = matmul_kernel(mint.reshape(input, (_size_of(sa, range(len(sa) - 1)), k)),
+                         mint.transpose(mint.reshape(other, (_size_of(sb, range(len(sb) - 1)), k)), 0, 1))
     return mint.reshape(flat, sa[:-1] + sb[:-1])
 
 
@@ -603,9 +639,9 @@ def tensordot(a: Any, b: Any, dims: Any = 2, out: Any = None) -> Any:
                                f"and second has size {_shape(b)[y]} in dim {y}")
     fa = [i for i in range(na) if i not in da]
     fb = [i for i in range(nb) if i not in db]
-    k = int(np.prod([_shape(a)[i] for i in da])) if da else 1
-    at = mint.reshape(mint.permute(a, tuple(fa + da)) if na else a, (-1, k))
-    bt = mint.reshape(mint.permute(b, tuple(db + fb)) if nb else b, (k, -1))
+    # explicit sizes, not -1: a size of 0 leaves -1 undetermined
+    at = mint.reshape(mint.permute(a, tuple(fa + da)) if na else a, (_size_of(_shape(a), fa), _size_of(_shape(a), da)))
+    bt = mint.reshape(mint.permute(b, tuple(db + fb)) if nb else b, (_size_of(_shape(b), db), _size_of(_shape(b), fb)))
     res = matmul_kernel(at, bt)
     return mint.reshape(res, tuple(_shape(a)[i] for i in fa) + tuple(_shape(b)[i] for i in fb))
 
@@ -637,8 +673,11 @@ def _sublist_equation(args: Tuple[Any, ...]) -> Tuple[str, Tuple[Any, ...]]:
 
 @register("einsum", method=False)
 def einsum(equation: str, *operands: Any) -> Any:
-    """Einstein summation, built from permute/reshape/broadcasting multiply/sum (differentiable; MindSpore's
-    einsum has no CPU kernel). Supports '...' and implicit output."""
+    """Einstein summation as torch 1.12 computes it (ATen's Linear.cpp): the operands are aligned to one order of
+    labels (the output's, then the contracted ones) and combined left to right. A contracted label that no later
+    operand has is summed out with `sum` (integers and bools become int64, as in torch); the others are multiplied
+    and contracted with the next operand by `mul`, `dot` or bmm, in the operands' dtype (uint8 wraps around; mixed
+    dtypes and bool raise torch's errors). Supports '...' and the implicit output; differentiable."""
     if not isinstance(equation, str):  # the sublist form: einsum(op0, [0, 1], op1, [1, 2], [0, 2])
         equation, operands = _sublist_equation((equation,) + operands)
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
@@ -672,41 +711,113 @@ def einsum(equation: str, *operands: Any) -> Any:
         for t in new_terms:
             for c in t:
                 counts[c] = counts.get(c, 0) + 1
+        # torch's label order (1.10 on): A-Z before a-z, as sorted() has it
         out = "".join(spare) + "".join(sorted(c for c, v in counts.items() if v == 1 and c not in spare))
-    letters: list = []
-    for t in new_terms:
-        for c in t:
-            if c not in letters:
-                letters.append(c)
-    sizes: dict = {}
+    # the label order: the output's, then the contracted ones (an ellipsis' first, then torch's label order)
+    used = {c for t in new_terms for c in t}
+    for i, c in enumerate(out):
+        if c not in used or c in out[:i]:
+            raise RuntimeError(f"einsum(): output subscript {c}" + (" appears more than once in the output" if c in used
+                               else " does not appear in the equation for any input operand"))
+    letters = list(out) + [c for c in spare if c not in out] + sorted(used - set(out) - set(spare))
     aligned = []
-    for t, op in zip(new_terms, operands):
+    for n, (t, op) in enumerate(zip(new_terms, operands)):
         x = op
         # repeated letters in one term: take the diagonal
         while len(set(t)) != len(t):
             c = next(c for c in t if t.count(c) > 1)
             i, j = t.index(c), t.index(c, t.index(c) + 1)
+            if _shape(x)[i] != _shape(x)[j]:
+                raise RuntimeError(f"einsum(): subscript {c} is repeated for operand {n} but the sizes don't match, "
+                                   f"{_shape(x)[j]} != {_shape(x)[i]}")
             x = _moveaxis_last_to(_MsTensor.diagonal(x, 0, i, j), i)
             t = t[:j] + t[j + 1:]
-        for c, s in zip(t, _shape(x)):
-            if sizes.get(c, 1) not in (1, s) and s != 1:
-                raise RuntimeError("einsum(): operands do not broadcast with remapped shapes (original->remapped)")
-            sizes[c] = max(sizes.get(c, 1), s)
         perm = sorted(range(len(t)), key=lambda i: letters.index(t[i]))
         x = mint.permute(x, tuple(perm)) if len(t) > 1 else x
         ts = [t[i] for i in perm]
-        shape = tuple(_shape(x)[ts.index(c)] if c in ts else 1 for c in letters)
-        aligned.append(mint.reshape(x, shape))
-    res = aligned[0]
-    for x in aligned[1:]:
-        res = mint.mul(res, x)
-    red = tuple(i for i, c in enumerate(letters) if c not in out)
-    if red:
-        res = mint.sum(res, red) if res.dtype != D.bool else mint.any(res, red)
-    kept = [c for c in letters if c in out]
-    if kept:
-        res = mint.permute(res, tuple(kept.index(c) for c in out)) if len(kept) > 1 else res
-    return res
+        aligned.append(mint.reshape(x, tuple(_shape(x)[ts.index(c)] if c in ts else 1 for c in letters)))
+    shapes = [_shape(x) for x in aligned]
+    # per label: its size and the last operand where it is not 1 (0 if only the first's), torch's dim_last_op
+    sizes, last = [], []
+    for d in range(len(letters)):
+        size, k = shapes[0][d], 0
+        for i in range(1, len(shapes)):
+            s = shapes[i][d]
+            if s != size and size != 1 and s != 1:
+                raise RuntimeError("einsum(): operands do not broadcast with remapped shapes [original->remapped]:" +
+                                   "".join(f" {list(_shape(o))}->{list(r)}" for o, r in zip(operands, shapes)))
+            if s != 1:
+                size, k = s, i
+        sizes.append(size)
+        last.append(k)
+    n_out = len(out)
+    if 0 in sizes:
+        # torch 1.12's shortcut: zeros of the output's shape in the first operand's dtype (its result had no autograd
+        # history; here the gradients are zeros, as torch 2.x's)
+        shape, dt = tuple(sizes[:n_out]), operands[0].dtype
+        return _host_op(lambda *xs: ops.zeros(shape, dt), _zeros_vjp, *operands)
+    sum_ = kernel("sum")
+    result = aligned[0]
+    dim = n_out  # the position of label d in `result` (contracted labels leave it)
+    for d in range(n_out, len(letters)):
+        if last[d] == 0:
+            result = mint.squeeze(result, dim) if _shape(result)[dim] == 1 else sum_(result, dim)
+        else:
+            dim += 1
+    for i in range(1, len(aligned)):
+        operand, sum_dims, dim = aligned[i], [], n_out
+        for d in range(n_out, len(letters)):
+            if last[d] < i:  # contracted before: size 1 here
+                operand = mint.squeeze(operand, dim)
+            elif last[d] == i and _shape(result)[dim] == 1:  # not in the result: summed out of this operand alone
+                operand, result = sum_(operand, dim), mint.squeeze(result, dim)
+            else:
+                if last[d] == i:
+                    sum_dims.append(dim)
+                dim += 1
+        if not sum_dims:
+            result = kernel("mul")(result, operand)
+        elif len(sum_dims) == len(_shape(result)):
+            result = dot(mint.reshape(result, (-1,)), mint.reshape(operand, (-1,)))
+        else:
+            result = _sumproduct_pair(result, operand, sum_dims)
+    return result
+
+
+def _sumproduct_pair(left: Any, right: Any, sum_dims: list) -> Any:
+    """(left * right).sum(sum_dims) for operands of one rank (size-1 dims broadcast) as one bmm, as torch's
+    sumproduct_pair: dims in both and the output (batch), in one and the output, and the contracted ones."""
+    sum_ = kernel("sum")
+    lro, lo, ro = [], [], []
+    sum_size = 1
+    for i in range(len(_shape(left))):
+        sl, sr = _shape(left)[i] > 1, _shape(right)[i] > 1
+        if i in sum_dims:
+            if sl and sr:
+                sum_size *= _shape(left)[i]
+            elif sl:  # in one operand only: summed right away
+                left = sum_(left, i, True)
+            elif sr:
+                right = sum_(right, i, True)
+        elif sl and sr:
+            lro.append(i)
+        elif sl:
+            lo.append(i)
+        else:
+            ro.append(i)
+    ls, rs = _shape(left), _shape(right)
+    out_order = lro + lo + sum_dims + ro
+    left = mint.reshape(mint.permute(left, tuple(out_order)), (_size_of(ls, lro), _size_of(ls, lo), sum_size))
+    right = mint.reshape(mint.permute(right, tuple(lro + sum_dims + ro + lo)),
+                         (_size_of(rs, lro), sum_size, _size_of(rs, ro)))
+    res = mint.reshape(bmm(left, right), tuple([ls[d] for d in lro + lo] + [1] * len(sum_dims) + [rs[d] for d in ro]))
+    res = mint.permute(res, tuple(out_order.index(i) for i in range(len(out_order))))
+    return mint.reshape(res, tuple(s for i, s in enumerate(_shape(res)) if i not in sum_dims))
+
+
+def _size_of(shape: tuple, dims: list) -> int:
+    """The number of elements of `shape` over `dims` (1 for none)."""
+    return int(np.prod([shape[d] for d in dims], dtype=np.int64))
 
 
 def _moveaxis_last_to(x: Any, i: int) -> Any:

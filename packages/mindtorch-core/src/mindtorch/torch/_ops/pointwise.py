@@ -444,9 +444,16 @@ def pow(input: Any, exponent: Any) -> Any:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         return _shape_error(_int_pow, a, b)
     if not isinstance(b, _MsTensor) and d in D.all_float_type:
+        if b == 0:  # x ** 0 = 1 with torch's gradient 0 (MindSpore's 0 * x ** -1 is NaN at x = 0)
+            return _zero_grad(ops.ones_like)(a)
         # mint's PowTensorScalar has no second-order gradient on MindSpore 2.10 ("invalid 'exponent' type:
         # Float64" under create_graph); the legacy Pow kernel differentiates twice.
         return _shape_error(ops.pow, a, b)
+    if _ms.records_grad(a) and isinstance(b, _MsTensor):
+        # torch masks the base's gradient where the exponent is 0; MindSpore's b * a ** (b - 1) is NaN at a = 0
+        # there. The masked positions take a detached base: the same values, and `where` routes the gradient
+        # (a select, no product) so the NaN never reaches `a`. Only while autograd records the base.
+        a = _shape_error(mint.where, mint.eq(b, 0), ops.stop_gradient(a), a)
     return _shape_error(mint.pow, a, b)
 
 
@@ -546,6 +553,8 @@ def _sign(x: Any) -> Any:
         return x
     if d is D.uint8:
         return mint.gt(x, 0).astype(d)
+    if d is D.int8 or d is D.int16:  # MindSpore's Sign has no int8/int16 kernel: exact in int32
+        return _cast(mint.sign(_cast(x, D.int32)), d)
     return mint.sign(x)
 
 
@@ -568,6 +577,16 @@ def _zero_grad(kernel: Callable) -> Callable:
         if getattr(x, "_requires_grad", False) and id(x.dtype) in _FLOATS and _ms.is_recording():
             return mint.where(_TRUE, ops.stop_gradient(r), x)  # d/dx = 0 everywhere
         return r
+    return k
+
+
+def _via_float32(kernel: Callable) -> Callable:
+    """`kernel` computed in float32 for a bfloat16 input and rounded back: MindSpore 2.10 has no bfloat16 CPU kernel
+    for these ops (or exp2 returns float32); torch's bfloat16 kernels compute in float too, so the values are its."""
+    def k(x: Any) -> Any:
+        if x.dtype is D.bfloat16:
+            return _cast(kernel(_cast(x, D.float32)), D.bfloat16)
+        return kernel(x)
     return k
 
 
@@ -596,6 +615,21 @@ _unary("neg", _neg, floating=False, aliases=("negative",))
 _unary("sign", _zero_grad(_sign), floating=False)
 _unary("sgn", _zero_grad(_sign), floating=False)
 _unary("square", _square, floating=False)
+
+
+def _lgamma(x: Any) -> Any:
+    """lgamma with torch's gradient g * digamma(x) from this target's digamma (the accurate one on CPU): MindSpore's
+    Lgamma backward uses its own digamma, ~1e-7 off relative in float64 (grad at 0.3: -3.502523899, torch
+    -3.502524222). bfloat16 through float32 (no kernel)."""
+    if x.dtype is D.bfloat16:
+        return _cast(_lgamma(_cast(x, D.float32)), D.bfloat16)
+    return _host_op(ops.lgamma, _lgamma_vjp, x)
+
+
+def _lgamma_vjp(inputs: Tuple[Any], out: Any, grad: Any) -> Tuple[Any]:
+    return (mint.mul(grad, _registry.kernel("digamma")(inputs[0])),)
+
+
 def _relu(x: Any) -> Any:
     if x.dtype is D.bool:
         raise RuntimeError("Boolean inputs not supported for relu")
@@ -603,14 +637,15 @@ def _relu(x: Any) -> Any:
 
 
 _unary("relu", _relu, floating=False, namespaces=("nn.functional",))
-for _n, _k in (("sqrt", mint.sqrt), ("rsqrt", mint.rsqrt), ("exp", mint.exp), ("exp2", ops.exp2),
+for _n, _k in (("sqrt", mint.sqrt), ("rsqrt", mint.rsqrt), ("exp", mint.exp), ("exp2", _via_float32(ops.exp2)),
                ("expm1", mint.expm1), ("log", mint.log), ("log2", ops.log2), ("log10", ops.log10),
                ("log1p", mint.log1p), ("sin", mint.sin), ("cos", mint.cos), ("tan", mint.tan),
                ("asin", ops.asin), ("acos", ops.acos), ("atan", ops.atan), ("sinh", mint.sinh),
                ("cosh", mint.cosh), ("asinh", ops.asinh), ("acosh", ops.acosh), ("atanh", mint.atanh),
                ("erf", mint.erf), ("erfc", mint.erfc), ("erfinv", mint.erfinv),
-               ("reciprocal", mint.reciprocal), ("sinc", mint.sinc), ("i0", ops.i0), ("lgamma", ops.lgamma),
-               ("digamma", ops.digamma), ("deg2rad", ops.deg2rad), ("rad2deg", ops.rad2deg)):
+               ("reciprocal", mint.reciprocal), ("sinc", mint.sinc), ("i0", _via_float32(ops.i0)),
+               ("lgamma", _lgamma), ("digamma", ops.digamma), ("deg2rad", _via_float32(ops.deg2rad)),
+               ("rad2deg", _via_float32(ops.rad2deg))):
     _unary(_n, _k, aliases={"asin": ("arcsin",), "acos": ("arccos",), "atan": ("arctan",), "asinh": ("arcsinh",),
                             "acosh": ("arccosh",), "atanh": ("arctanh",)}.get(_n, ()))
 _unary("tanh", mint.tanh, namespaces=("nn.functional",))
@@ -752,7 +787,8 @@ _unary("trunc", _round_int_safe(mint.trunc), floating=False, aliases=("fix",), r
 _unary("frac", lambda x: mint.sub(x, mint.trunc(x)), floating=False, refuse=(D.bool, *D.all_int_type))
 
 
-_ROUND = _zero_grad(mint.round)
+_ROUND_KERNEL = _via_float32(mint.round)
+_ROUND = _zero_grad(_ROUND_KERNEL)
 
 
 @register("round", inplace=True)
@@ -766,9 +802,14 @@ def round(input: Any, *, decimals: Optional[int] = None) -> Any:
     if not decimals:
         return _ROUND(input)
     # the scale as a tensor of input's dtype: MindSpore rounds a Python scalar to float32 for a float64 tensor
-    # (round(-10., decimals=1) gave -9.99999985)
-    s = _MsTensor(10.0 ** decimals, dtype=input.dtype)
-    return _zero_grad(lambda x: mint.div(mint.round(mint.mul(x, s)), s))(input)
+    # (round(-10., decimals=1) gave -9.99999985). torch divides by 10**-decimals for negative decimals (0.1 is
+    # inexact: float32 3e10+5 gave 30000003072, torch 30000001024). Each step in input's dtype, as torch 1.12's
+    # kernel (bfloat16 rounds the scaled value to bfloat16 first; torch 2.x computes it in float).
+    if decimals > 0:
+        s = _MsTensor(10.0 ** decimals, dtype=input.dtype)
+        return _zero_grad(lambda x: mint.div(_ROUND_KERNEL(mint.mul(x, s)), s))(input)
+    s = _MsTensor(10.0 ** -decimals, dtype=input.dtype)
+    return _zero_grad(lambda x: mint.mul(_ROUND_KERNEL(mint.div(x, s)), s))(input)
 
 
 @register("logit", inplace=True)
@@ -797,7 +838,7 @@ def mvlgamma(input: Any, p: int) -> Any:
     if 0 not in x.shape and bool(mint.any(mint.le(x, (p - 1) / 2.0))):  # (MindSpore's any() of an empty input is True)
         raise RuntimeError(f"All elements must be greater than (p-1)/2 = {(p - 1) / 2}")
     j = _MsTensor(np.arange(p, dtype=np.float64) / 2.0, dtype=x.dtype)
-    terms = ops.lgamma(mint.sub(mint.unsqueeze(x, -1), j))
+    terms = _lgamma(mint.sub(mint.unsqueeze(x, -1), j))
     total = mint.sum(terms, -1)
     return mint.add(total, scalar_arg(p * (p - 1) / 4.0 * math.log(math.pi), total))
 
@@ -829,9 +870,53 @@ def _float_binary(name: str, kernel: Callable, inplace: bool = True, aliases: Tu
 
 
 def _hypot(a: Any, b: Any) -> Any:
-    if a.dtype in (D.float32, D.float64):
+    """hypot with torch's gradients g * a / out, g * b / out in the input's dtype: MindSpore's Hypot backward has
+    float32 precision in float64 (d/da hypot(3, 1e-3): 0.99999994039, torch 0.99999994444)."""
+    if not _ms.records_grad(a, b):
+        return _hypot_value(a, b)
+    sa, sb = _expand._shape_of(a), _expand._shape_of(b)
+    if sa != sb:  # the node's gradients have the output's shape: broadcast first (its backward sums them back)
+        shape = tuple(np.broadcast_shapes(sa, sb))
+        a, b = mint.broadcast_to(a, shape), mint.broadcast_to(b, shape)
+    return _host_op(_hypot_value, _hypot_vjp, a, b)
+
+
+def _hypot_value(a: Any, b: Any) -> Any:
+    if a.dtype is D.float32 or a.dtype is D.float64:
         return ops.hypot(a, b)
-    return ops.hypot(_cast(a, D.float32), _cast(b, D.float32)).astype(a.dtype)  # no f16 kernel on CPU
+    return _cast(ops.hypot(_cast(a, D.float32), _cast(b, D.float32)), a.dtype)  # no float16/bfloat16 kernel
+
+
+def _hypot_vjp(inputs: Tuple[Any, Any], out: Any, grad: Any) -> Tuple[Any, Any]:
+    a, b = inputs
+    if _ms.is_recording():  # create_graph: the output recomputed as a recorded function of a and b
+        out = _hypot(a, b)
+    return mint.div(mint.mul(grad, a), out), mint.div(mint.mul(grad, b), out)
+
+
+def _nextafter(a: Any, b: Any) -> Any:
+    """torch.nextafter on the host (no gradient, as in torch). MindSpore's NextAfter returns float32 input
+    unchanged (it steps in float64), does not broadcast (a 0-d `a` gave uninitialised values) and has no
+    float16/bfloat16 kernel. numpy's nextafter, with y where x == y as C's (numpy's float16 loop returns x:
+    nextafter(0., -0.) lost the sign); bfloat16 steps the bits (its next float32 is a different number)."""
+    if a.dtype is D.bfloat16:
+        x, y = np.broadcast_arrays(_MsTensor.asnumpy(_cast(a, D.float32)), _MsTensor.asnumpy(_cast(b, D.float32)))
+        return _cast(_MsTensor.from_numpy(_np_nextafter_bfloat16(x, y)), D.bfloat16)
+    x, y = _MsTensor.asnumpy(a), _MsTensor.asnumpy(b)
+    with _ms.quiet_fp():
+        return _MsTensor.from_numpy(np.array(np.where(x == y, y, np.nextafter(x, y)), order="C"))
+
+
+def _np_nextafter_bfloat16(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """nextafter(x, y) for bfloat16 values held (exactly) in float32 arrays of one shape: a bfloat16 is the upper
+    16 bits of its float32, so the neighbour is one step of 2**16 in the sign-magnitude bits, away from or toward
+    zero; from zero the smallest subnormal with y's sign; y where x == y, NaN where either is NaN."""
+    bits = np.array(x, np.float32, order="C").view(np.uint32).astype(np.int64)
+    stepped = np.where((y > x) == (x > 0), bits + 0x10000, bits - 0x10000)
+    from_zero = np.where(np.signbit(y), 0x80010000, 0x10000)
+    out = np.where(x == 0, from_zero, stepped).astype(np.uint32).view(np.float32)
+    out = np.where(np.isnan(x) | np.isnan(y), np.float32(np.nan), np.where(x == y, y, out))
+    return np.array(out, np.float32, order="C")
 
 
 def _xlogy(a: Any, b: Any) -> Any:
@@ -852,7 +937,7 @@ def _copysign(a: Any, b: Any) -> Any:
 
 
 _float_binary("copysign", _copysign)
-_float_binary("nextafter", lambda a, b: ops.nextafter(a, b), tensor_only=True, float_only=True)
+_float_binary("nextafter", _nextafter, tensor_only=True, float_only=True)
 
 
 def _minmax_kernel(kernel: Callable, nan_ignoring: bool) -> Callable:
@@ -1017,6 +1102,8 @@ def nan_to_num(input: Any, nan: float = 0.0, posinf: Optional[float] = None, neg
     d = input.dtype
     if id(d) not in _FLOATS:
         return input
+    if d is D.complex64 or d is D.complex128:  # torch: the real and imaginary parts separately (no IsInf kernel)
+        return _COMPLEX(*(nan_to_num(part(input), nan, posinf, neginf) for part in (ops.real, ops.imag)))
     fi = D.finfo(d)
     posinf = fi.max if posinf is None else posinf
     neginf = fi.min if neginf is None else neginf
@@ -1026,6 +1113,9 @@ def nan_to_num(input: Any, nan: float = 0.0, posinf: Optional[float] = None, neg
 
 
 # ------------------------------------------------------------------------------------------- complex
+_COMPLEX = ops.Complex()
+
+
 # Tensor.real / Tensor.imag are properties in torch (defined in _tensor.py on these functions): no methods.
 @register("real", inplace=False, method=False)
 def real(input: Any) -> Any:
