@@ -355,3 +355,32 @@ def test_round_negative_decimals_divides_by_the_power_of_ten(reftorch, dtype, de
     x = np.array([30.0, 1234.5, 75.0, -45.0, 0.0] + ([3e10 + 5] if dtype != "bfloat16" else []), np.float64)
     mine, ref = _both(reftorch, lambda t: t.round(t.tensor(x, dtype=getattr(t, dtype)), decimals=decimals))
     assert_same(mine, ref, rtol=0, atol=0)
+
+
+def test_igamma_edges_at_zero_and_half(reftorch):
+    """torch's P(0, x > 0) = 1, Q(0, x > 0) = 0 and NaN at (0, 0), with a zero gradient w.r.t. x there (MindSpore's
+    kernel gave NaN / 0); float16 computed in float32."""
+    out = []
+    for T in (torch, reftorch):
+        a = T.tensor([0.0, 0.0, 1.0, 2.5])
+        x = T.tensor([1.0, 0.0, 2.0, 0.7], requires_grad=True)
+        p, q = T.igamma(a, x), T.igammac(a, x)
+        (p.nan_to_num() * 2 + q.nan_to_num()).sum().backward()
+        out.append((p, q, x.grad))
+    for mine, ref in zip(*out):
+        assert_same(mine, ref, rtol=1e-5, atol=1e-6)
+    h = torch.igamma(torch.tensor([1.0, 2.0], dtype=torch.float16), torch.tensor([1.0, 2.0], dtype=torch.float16))
+    assert h.dtype == torch.float16
+
+
+def test_complex_inf_checks_and_empty_linear(reftorch):
+    for T in (torch, reftorch):
+        c = T.tensor([complex(float("inf"), 0), 1 + 1j, complex(0, float("-inf"))])
+        assert T.isinf(c).tolist() == [True, False, True]
+        with pytest.raises(RuntimeError, match="isposinf does not support complex inputs"):
+            T.isposinf(c)
+        lin = T.nn.Linear(0, 3)
+        y = lin(T.randn(2, 0))
+        assert tuple(y.shape) == (2, 3) and bool(((y - lin.bias).abs() == 0).all())
+    assert_same(torch.logcumsumexp(torch.tensor([1.0, 2.0, 3.0], dtype=torch.bfloat16), 0),
+                reftorch.logcumsumexp(reftorch.tensor([1.0, 2.0, 3.0], dtype=reftorch.bfloat16), 0))

@@ -120,10 +120,24 @@ def _classify(name: str, float_kernel: Callable, int_value: builtins.bool) -> No
 
 
 _classify("isnan", _isnan, False)
-_classify("isinf", ops.isinf, False)
+def _isinf(x: Any) -> Any:
+    if x.dtype in D.all_complex_type:  # torch: either part infinite (MindSpore's IsInf has no complex kernel)
+        return mint.logical_or(ops.isinf(ops.real(x)), ops.isinf(ops.imag(x)))
+    return ops.isinf(x)
+
+
+_classify("isinf", _isinf, False)
 _classify("isfinite", _isfinite, True)
-_classify("isposinf", lambda x: mint.logical_and(ops.isinf(x), mint.gt(x, 0)), False)
-_classify("isneginf", lambda x: mint.logical_and(ops.isinf(x), mint.lt(x, 0)), False)
+def _signed_inf(name: str, compare: Callable) -> Callable:
+    def kernel(x: Any) -> Any:
+        if x.dtype in D.all_complex_type:
+            raise RuntimeError(f"{name} does not support complex inputs.")
+        return mint.logical_and(ops.isinf(x), compare(x, 0))
+    return kernel
+
+
+_classify("isposinf", _signed_inf("isposinf", mint.gt), False)
+_classify("isneginf", _signed_inf("isneginf", mint.lt), False)
 
 
 @register("isreal")

@@ -140,6 +140,11 @@ def _check_linear_shapes(x: Any, w: Any, b: Any) -> None:
 def linear(input: Any, weight: Any, bias: Any = None) -> Any:
     """y = x @ W^T + b.  input (*, in), weight (out, in), bias (out,) -> (*, out)."""
     _check_linear_shapes(input, weight, bias)
+    if weight.ndim == 2 and _shape(weight)[1] == 0:  # in_features 0: zeros (MindSpore's MatMul leaves garbage)
+        from .misc import _empty_product
+
+        out = _empty_product(input, ops.transpose(weight, (1, 0)), _shape(input), _shape(weight)[::-1])
+        return out if bias is None else ops.add(out, bias)
     if (weight.ndim == 2 and input.ndim >= 1 and input.dtype == weight.dtype and input.dtype in _MATMUL_FLOATS
             and (bias is None or (bias.ndim == 1 and bias.dtype == input.dtype))):
         if _onednn_linear_ok(input, weight, bias):  # CPU float32: one oneDNN product with the bias fused

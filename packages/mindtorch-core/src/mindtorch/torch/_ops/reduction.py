@@ -831,8 +831,8 @@ def logcumsumexp(input: Any, dim: int) -> Any:
     d = wrap_dim(dim, x.ndim)
     if x.ndim == 0 or 0 in _shape(x):  # MindSpore's CPU CumSum kernel fails on an empty input
         return mint.add(x, 0)
-    if x.dtype is D.float16:
-        return ops.logcumsumexp(_cast(x, D.float32), d).astype(D.float16)
+    if x.dtype is D.float16 or x.dtype is D.bfloat16:  # (no half kernels: computed in float32, as torch's CPU)
+        return ops.logcumsumexp(_cast(x, D.float32), d).astype(x.dtype)
     r = ops.logcumsumexp(x, d)
     # MindSpore's kernel forgets a NaN once a larger value follows it; in torch a NaN poisons the rest of the scan
     seen_nan = mint.gt(ops.cumsum(_cast(mint.isnan(x), D.int32), d), 0)

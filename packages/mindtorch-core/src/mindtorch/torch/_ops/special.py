@@ -247,7 +247,7 @@ def igamma(input: Any, other: Any) -> Any:
     """Regularized lower incomplete gamma P(input, other) (MindSpore's Igamma kernel); like torch, only
     `other` is differentiable (backward through `input` raises NotImplementedError)."""
     a, x = _float_pair("igamma", input, other, False)
-    return ops.igamma(_no_derivative(a, "igamma: input"), x)
+    return _igamma_at_zero("igamma", ops.igamma, a, x, 1.0)
 
 
 @register("igammac", inplace=True)
@@ -255,7 +255,23 @@ def igammac(input: Any, other: Any) -> Any:
     """Regularized upper incomplete gamma Q(input, other) = 1 - P(input, other); only `other` is
     differentiable, as in torch."""
     a, x = _float_pair("igammac", input, other, False)
-    return ops.igammac(_no_derivative(a, "igammac: input"), x)
+    return _igamma_at_zero("igammac", ops.igammac, a, x, 0.0)
+
+
+def _igamma_at_zero(name: str, kernel: Any, a: Any, x: Any, at_zero: float) -> Any:
+    """MindSpore's Igamma/Igammac kernel at (a, x) with torch's edges: at a == 0 and x > 0 the limit (P = 1, Q = 0;
+    the kernel gives NaN), at a == 0 == x NaN (the kernel gave P = 0), with a zero gradient w.r.t. x there (the
+    kernel runs on a = 1 in those places, so its derivative cannot leak a NaN). float16 is computed in float32 (no
+    half kernel), as torch's CPU does."""
+    d = a.dtype
+    if d is D.float16:
+        a, x = P._as(a, D.float32), P._as(x, D.float32)
+    zero_a = mint.eq(a, 0)
+    one = ms.Tensor(1.0, a.dtype)
+    out = kernel(_no_derivative(mint.where(zero_a, one, a), f"{name}: input"), x)
+    edge = mint.where(mint.gt(x, 0), ms.Tensor(at_zero, out.dtype), ms.Tensor(math.nan, out.dtype))
+    out = mint.where(zero_a, mint.add(edge, mint.mul(x, 0)) if x._requires_grad else edge, out)
+    return out if d is not D.float16 else P._as(out, D.float16)
 
 
 @register("special_zeta", method=False, function=False, namespaces=_NS)
