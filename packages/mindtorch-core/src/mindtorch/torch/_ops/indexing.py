@@ -4,8 +4,10 @@ nonzero, take, put, searchsorted, bucketize (and the in-place twins).
 Basic indexing (ints, slices with steps, None, Ellipsis) returns views that share storage; advanced
 indexing (bool masks, integer tensors/lists/numpy arrays, mixed with slices, numpy's broadcasting and
 placement rules, which are torch's) returns copies. `__setitem__` writes in place, through views.
-A few ops without a MindSpore CPU kernel are computed on the host with numpy (scatter_reduce, put,
-masked_scatter, index_put with accumulate, searchsorted/bucketize): those do not propagate autograd.
+A few ops without a MindSpore CPU kernel are computed on the host with numpy (scatter_reduce, index_reduce,
+put, index_put with accumulate, searchsorted/bucketize); the differentiable ones are one autograd node each whose
+backward is torch's derivative in MindSpore ops (recorded under create_graph). scatter with reduce='multiply' has
+no derivative, as in torch 1.12.
 """
 from __future__ import annotations
 
@@ -472,34 +474,123 @@ def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Any:
     return ops.tensor_scatter_elements(input, index, srct, dim, "add")
 
 
+_REDUCE_UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum}
+_REDUCE_IDENTITY = {"sum": 0, "mean": 0, "prod": 1, "amax": -np.inf, "amin": np.inf}
+
+
 @register("scatter_reduce", inplace=True)
 def scatter_reduce(input: Any, dim: int, index: Any, src: Any, reduce: str, *, include_self: bool = True) -> Any:
-    """reduce in 'sum', 'prod', 'mean', 'amax', 'amin' (host computation: no autograd)."""
+    """reduce in 'sum', 'prod', 'mean', 'amax', 'amin'. Computed on the host (MindSpore 2.10 has no CPU kernel for
+    the product/extrema along a dim); while autograd records, one node whose backward is torch 1.12's
+    scatter_reduce_backward in MindSpore ops (`_scatter_reduce_backward`), so both input and src get gradients."""
     _check_index(index, "scatter_reduce")
+    ufunc = _REDUCE_UFUNCS.get(reduce)
+    if ufunc is None:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    if not isinstance(src, _MsTensor):
+        raise TypeError(f"scatter_reduce(): argument 'src' (position 3) must be Tensor, not {type(src).__name__}")
     dim = wrap_dim(dim, len(_shape(input)))
-    base = _np(input).astype(np.float64)
+    srct = _leading_part(_src_tensor(input, index, src), index)
     idx = index.asnumpy()
-    s = _np(src)[tuple(slice(0, k) for k in idx.shape)].astype(np.float64)
     grid = list(np.indices(idx.shape, sparse=True))
     grid[dim] = idx
     g = tuple(grid)
-    touched = np.zeros(base.shape, bool)
-    touched[g] = True
-    ufunc = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum}.get(reduce)
-    if ufunc is None:
-        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
-    out = base.copy()
+
+    def compute(x: Any, s: Any) -> Any:
+        base = _np(x).astype(np.float64)
+        touched = np.zeros(base.shape, bool)
+        touched[g] = True
+        out = base.copy()
+        if not include_self:
+            out[touched] = _REDUCE_IDENTITY[reduce]
+        ufunc.at(out, g, _np(s).astype(np.float64))
+        if reduce == "mean":
+            cnt = np.zeros(base.shape) + (1 if include_self else 0)
+            np.add.at(cnt, g, 1)
+            out = np.where(touched, out / np.maximum(cnt, 1), base)
+            if x.dtype in D.all_int_type:
+                out = np.floor(out)
+        return _to_ms(out, x.dtype)
+
+    def vjp(inputs: Any, out: Any, grad: Any) -> Any:
+        return _scatter_reduce_backward(grad, inputs[0], dim, idx, inputs[1], reduce, include_self, out)
+
+    return _host_op(compute, _bf16_in_float32(vjp), input, srct)
+
+
+def _bf16_in_float32(vjp: Any) -> Any:
+    """`vjp` computing a bfloat16 gradient in float32: MindSpore 2.10 has no CPU bfloat16 GatherD, Equal or
+    TensorScatterElements kernel."""
+    def up(t: Any) -> Any:
+        return ops.cast(t, D.float32) if t.dtype == D.bfloat16 else t
+
+    def wrapped(inputs: Any, out: Any, grad: Any) -> Any:
+        if grad.dtype != D.bfloat16:
+            return vjp(inputs, out, grad)
+        return tuple(ops.cast(g, D.bfloat16) for g in vjp(tuple(map(up, inputs)), up(out), up(grad)))
+    return wrapped
+
+
+def _scatter_reduce_backward(grad: Any, self: Any, dim: int, idx: np.ndarray, src: Any, reduce: str,
+                             include_self: bool, result: Any) -> Tuple[Any, Any]:
+    """torch 1.12's scatter_reduce_backward (FunctionsManual.cpp), term for term, in MindSpore ops (recorded under
+    create_graph; gathers through `gather_d` for a derivative of their own). `src` is the part the op read."""
+    if not idx.size:
+        return grad, ops.zeros(idx.shape, grad.dtype)
+    index = _MsTensor(np.ascontiguousarray(idx, np.int64))
+    dt = grad.dtype
+
+    def gather(t: Any) -> Any:
+        return gather_d(t, dim, index)
+
+    def scatter_add(base: Any, t: Any) -> Any:
+        return ops.tensor_scatter_elements(base, index, t, dim, "add")
+
+    if reduce == "sum":
+        grad_self, grad_src = grad, gather(grad)
+    elif reduce == "mean":
+        n = ops.ones(_shape(grad), dt) if include_self else ops.zeros(_shape(grad), dt)
+        n = mint.clamp(scatter_add(n, ops.ones(idx.shape, dt)), 1, None)  # (no element: N = 1)
+        grad_self, grad_src = mint.div(grad, n), mint.div(gather(grad), gather(n))
+    elif reduce in ("amax", "amin"):
+        # the gradient split evenly among the elements equal to the result; an excluded self (include_self=False)
+        # equal to the result still counts in the split, as in torch (1.12 as 2.x)
+        self_is_result = ops.cast(mint.eq(self, result), dt)
+        src_is_result = ops.cast(mint.eq(src, gather(result)), dt)
+        grad_distributed = mint.div(grad, scatter_add(self_is_result, src_is_result))
+        grad_self = mint.mul(self_is_result, grad_distributed)
+        grad_src = mint.mul(src_is_result, gather(grad_distributed))
+    else:  # prod, with the products of the other factors taken without dividing by a zero factor
+        one = ops.ones((), dt)
+        masked_self = mint.where(mint.eq(self, 0), one, self)
+        masked_self_result = scatter_reduce(masked_self, dim, index, src, reduce, include_self=include_self)
+        grad_self = mint.div(mint.mul(grad, masked_self_result), masked_self)
+        src_zero = mint.eq(src, 0)
+        src_num_zeros = gather(scatter_add(ops.zeros(_shape(self), dt), ops.cast(src_zero, dt)))
+        src_single_zero = mint.logical_and(src_zero, mint.eq(src_num_zeros, 1))
+        masked_src_result = scatter_reduce(self, dim, index, mint.where(src_single_zero, one, src), reduce,
+                                           include_self=include_self)
+        grad_src = mint.where(src_single_zero, gather(mint.mul(grad, masked_src_result)),
+                              mint.div(gather(mint.mul(grad, result)), mint.where(src_zero, one, src)))
+        if _ms.records_grad(grad_src) and bool(mint.gt(src_num_zeros, 1).any()):
+            # torch's DelayedError: this gradient is not differentiable again (several zeros meet in one product)
+            grad_src = _host_op(_clone_ms, _raise_vjp("scatter_reduce(): Double backward is unsupported for src "
+                                                      "when >1 zeros in src are scattered to the same position in "
+                                                      "self"), grad_src)
     if not include_self:
-        out[touched] = {"sum": 0, "mean": 0, "prod": 1, "amax": -np.inf, "amin": np.inf}[reduce]
-    ufunc.at(out, g, s)
-    if reduce == "mean":
-        cnt = np.zeros(base.shape) + (1 if include_self else 0)
-        np.add.at(cnt, g, 1)
-        out = np.where(touched, out / np.maximum(cnt, 1), base)
-        if input.dtype in D.all_int_type:
-            out = np.floor(out)
-    res = _to_ms(out, input.dtype)
-    return _host_op(lambda *_: res, _no_vjp("torch.scatter_reduce"), input, src)  # raises, never no gradient
+        grad_self = ops.tensor_scatter_elements(grad_self, index, ops.zeros(idx.shape, dt), dim, "none")
+    return grad_self, grad_src
+
+
+def _clone_ms(t: Any) -> Any:
+    return ops.add(t, 0)
+
+
+def _raise_vjp(message: str) -> Any:
+    """A `vjp` that raises torch's RuntimeError: the node's input is not differentiable through it."""
+    def vjp(inputs: Any, out: Any, grad: Any) -> Any:
+        raise RuntimeError(message)
+    return vjp
 
 
 # ------------------------------------------------------------------------------------------- index_*
@@ -710,15 +801,46 @@ def take_along_dim(input: Any, indices: Any, dim: Optional[int] = None, *, out: 
 
 @register("put", inplace=True)
 def put(input: Any, index: Any, source: Any, accumulate: bool = False) -> Any:
-    """input (as 1-D) with source put at index (host computation: backward raises rather than no gradient)."""
-    out = _np(input).copy().ravel()
+    """input (as 1-D) with source put at index (negative indices count from the end). Computed on the host; while
+    autograd records, one node with torch's derivatives: input gets the gradient with the written positions zeroed
+    (all of it when accumulating), source the gradient taken at index."""
+    if index.dtype != D.int64:
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got {D.scalar_name(index.dtype)}")
+    if source.dtype != input.dtype:
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got self.dtype = "
+                           f"{D.scalar_name(input.dtype)} and source.dtype = {D.scalar_name(source.dtype)}")
     idx = index.asnumpy().ravel()
-    if accumulate:
-        np.add.at(out, idx, _np(source).ravel())
-    else:
-        out[idx] = _np(source).ravel()
-    res = _to_ms(out.reshape(_shape(input)), input.dtype)
-    return _host_op(lambda *_: res, _no_vjp("torch.put"), input, source)
+    k, n = idx.size, _numel(input)
+    if _numel(source) != k:
+        raise IndexError(f"put_(): Expected source and index to have the same number of elements, but got "
+                         f"source.numel() = {_numel(source)}, index.numel() = {k}")
+    if k and not n:
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
+    if k and (idx.min() < -n or idx.max() >= n):
+        raise IndexError(f"out of range: tried to access index {_bad_index(index, n)} on a tensor of {n} elements.")
+    idx = np.where(idx < 0, idx + n, idx)
+
+    def compute(x: Any, s: Any) -> Any:
+        out = _np(x).copy().ravel()
+        if accumulate:
+            np.add.at(out, idx, _np(s).ravel())
+        else:
+            out[idx] = _np(s).ravel()
+        return _to_ms(out.reshape(_shape(x)), x.dtype)
+
+    def vjp(inputs: Any, out: Any, grad: Any) -> Any:
+        if not k:
+            return grad, ops.zeros(_shape(source), grad.dtype)
+        flat, it = mint.reshape(grad, (-1,)), _MsTensor(idx)
+        grad_self = grad if accumulate else mint.reshape(
+            ops.tensor_scatter_elements(flat, it, ops.zeros((k,), grad.dtype), 0, "none"), _shape(grad))
+        return grad_self, mint.reshape(gather_d(flat, 0, it), _shape(source))
+
+    return _host_op(compute, _bf16_in_float32(vjp), input, source)
+
+
+def _numel(t: Any) -> int:
+    return int(np.prod(_shape(t)))
 
 
 @register("searchsorted", method=False)
@@ -757,8 +879,9 @@ def bucketize(input: Any, boundaries: Any, *, out_int32: bool = False, right: bo
 @register("index_reduce", inplace=True)
 def index_reduce(input: Any, dim: int, index: Any, source: Any, reduce: str, *, include_self: bool = True) -> Any:
     """torch 1.12 (beta): reduce the slices source.select(dim, i) into input.select(dim, index[i]) with 'prod',
-    'mean', 'amax' or 'amin' (include_self: the input's value takes part). Host computation (no autograd), as
-    scatter_reduce, which this is with `index` broadcast along `dim`."""
+    'mean', 'amax' or 'amin' (include_self: the input's value takes part). This is scatter_reduce with `index`
+    broadcast along `dim`, and so are its gradients (torch's index_reduce_backward is scatter_reduce's with
+    index_add/index_select for scatter_add/gather)."""
     from .._settings import warn_once
 
     warn_once("index_reduce", "index_reduce() is in beta and the API may change at any time.", stacklevel=4)
@@ -768,4 +891,7 @@ def index_reduce(input: Any, dim: int, index: Any, source: Any, reduce: str, *, 
     dim = wrap_dim(dim, max(nd, 1))
     if int(np.prod(_shape(index))) != (_shape(source)[dim] if len(_shape(source)) else 1):
         raise IndexError("index_reduce_(): Number of indices should be equal to source.size(dim)")
+    if source.dtype != input.dtype:
+        raise RuntimeError(f"index_reduce_(): self ({D.scalar_name(input.dtype)}) and source "
+                           f"({D.scalar_name(source.dtype)}) must have the same scalar type")
     return scatter_reduce(input, dim, _spread_index(index, dim, source), source, reduce, include_self=include_self)

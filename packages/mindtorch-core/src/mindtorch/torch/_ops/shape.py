@@ -825,7 +825,20 @@ def cartesian_prod(*tensors: Any) -> Any:
     return ops.stack([mint.reshape(g, (-1,)) for g in grids], 1)
 
 
+def _check_slot(src: Any, slot: tuple) -> None:
+    """torch's *_scatter ops take src shaped exactly like the slot it fills (no broadcasting)."""
+    if _shape(src) != slot:
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = {list(_shape(src))}, "
+                           f"slice size = {list(slot)}")
+
+
 def _scatter_into(input: Any, index: tuple, src: Any) -> Any:
+    """A copy of input with `src` written at `index`: a setitem into a fresh clone, not into a view, so autograd
+    records it (input's gradient is the output's with the slot zeroed, src's is the slot's)."""
+    if input.dtype == D.bfloat16:
+        # MindSpore 2.10 has no CPU bfloat16 TensorScatterUpdate, and the dispatcher's float32 retry after the
+        # failed kernel loses the gradient: copy in float32 (exact) up front
+        return ops.cast(_scatter_into(ops.cast(input, D.float32), index, ops.cast(src, D.float32)), D.bfloat16)
     res = clone(input)
     _MsTensor.__setitem__(res, index, src if src.dtype == input.dtype else ops.cast(src, input.dtype))
     return res
@@ -833,24 +846,50 @@ def _scatter_into(input: Any, index: tuple, src: Any) -> Any:
 
 @register("select_scatter")
 def select_scatter(input: Any, src: Any, dim: int, index: int) -> Any:
-    d = wrap_dim(dim, len(_shape(input)))
-    return _scatter_into(input, (slice(None),) * d + (int(index),), src)
+    _check_slot(src, _shape(select(input, dim, index)))  # (torch's IndexError for an index out of range)
+    return _scatter_into(input, (slice(None),) * wrap_dim(dim, len(_shape(input))) + (int(index),), src)
 
 
 @register("slice_scatter")
 def slice_scatter(input: Any, src: Any, dim: int = 0, start: Optional[int] = None, end: Optional[int] = None,
                   step: int = 1) -> Any:
     d = wrap_dim(dim, len(_shape(input)))
+    slot = list(_shape(input))
+    slot[d] = len(range(*slice(start, end, step).indices(slot[d])))
+    _check_slot(src, tuple(slot))
     return _scatter_into(input, (slice(None),) * d + (slice(start, end, step),), src)
 
 
 @register("diagonal_scatter")
 def diagonal_scatter(input: Any, src: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:
-    res = clone(input)
-    view = _MsTensor.diagonal(res, offset, wrap_dim(dim1, len(_shape(input))), wrap_dim(dim2, len(_shape(input))))
-    # _ms.setitem: a plain setitem into a view is functionalised (never reaches `res`) while the tape records
-    _ms.setitem(view, slice(None), src if src.dtype == input.dtype else ops.cast(src, input.dtype))
-    return res
+    """input with its diagonal (offset, dim1, dim2) replaced by src, shaped like that diagonal (the other dims, then
+    the diagonal's). Written into a diagonal view of a clone; while autograd records, through integer index arrays
+    at dim1 and dim2 instead: MindSpore 2.10 loses a recorded write into a Diagonal view (_ms.setitem refuses it),
+    and the index-array write, differentiable w.r.t. input and src, is about twice as slow."""
+    shp = _shape(input)
+    n = len(shp)
+    d1, d2 = wrap_dim(dim1, n), wrap_dim(dim2, n)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    k = builtins.max(0, builtins.min(shp[d1], shp[d2] - offset) if offset >= 0 else
+                     builtins.min(shp[d1] + offset, shp[d2]))
+    _check_slot(src, tuple(s for i, s in enumerate(shp) if i not in (d1, d2)) + (k,))
+    if not k:
+        return clone(input)
+    if not _ms.records_grad(input, src):
+        res = clone(input)
+        _ms.setitem(_MsTensor.diagonal(res, offset, d1, d2), slice(None),
+                    src if src.dtype == input.dtype else ops.cast(src, input.dtype))
+        return res
+    steps = np.arange(k, dtype=np.int64)
+    index = [slice(None)] * n
+    index[d1] = _MsTensor(steps + builtins.max(-offset, 0))
+    index[d2] = _MsTensor(steps + builtins.max(offset, 0))
+    # numpy's (and MindSpore's) place for the indexed dim: where the two index arrays are when adjacent, else first
+    at = builtins.min(d1, d2) if abs(d1 - d2) == 1 else 0
+    if at != n - 2:
+        src = mint.permute(src, tuple(range(at)) + (n - 2,) + tuple(range(at, n - 2)))
+    return _scatter_into(input, tuple(index), src)
 
 
 # ------------------------------------------------------------------------- in-place shape changes (x.t_())
