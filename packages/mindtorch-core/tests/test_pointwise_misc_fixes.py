@@ -384,3 +384,22 @@ def test_complex_inf_checks_and_empty_linear(reftorch):
         assert tuple(y.shape) == (2, 3) and bool(((y - lin.bias).abs() == 0).all())
     assert_same(torch.logcumsumexp(torch.tensor([1.0, 2.0, 3.0], dtype=torch.bfloat16), 0),
                 reftorch.logcumsumexp(reftorch.tensor([1.0, 2.0, 3.0], dtype=reftorch.bfloat16), 0))
+
+
+def test_xlogy_gradient_at_zero_and_broadcast(reftorch):
+    """d xlogy(a, b)/da = log(b) also at a == 0 (0 only where b <= 0): Gamma(1, r), Beta(1, 1), Dirichlet(ones)
+    and Chi2(2) log_prob gradients w.r.t. the concentration; a broadcast (2, 1) input keeps its gradient's shape."""
+    out = []
+    for T in (torch, reftorch):
+        a = T.tensor([0.0, 0.0, 1.0, 0.0], requires_grad=True)
+        b = T.tensor([0.2, 0.5, 0.5, 2.0], requires_grad=True)
+        T.xlogy(a, b).sum().backward()
+        a2, b2 = T.tensor([[0.0], [1.0]], requires_grad=True), T.tensor([0.3, 2.0], requires_grad=True)
+        T.xlogy(a2, b2).sum().backward()
+        c = T.tensor([1.0, 1.0, 1.0], requires_grad=True)
+        T.distributions.Dirichlet(c).log_prob(T.tensor([0.2, 0.3, 0.5])).backward()
+        k = T.tensor([1.0, 2.0], requires_grad=True)
+        T.distributions.Gamma(k, T.tensor([1.0, 1.0])).log_prob(T.tensor([0.5, 0.5])).sum().backward()
+        out.append((a.grad, b.grad, a2.grad, b2.grad, c.grad, k.grad))
+    for mine, ref in zip(*out):
+        assert_same(mine, ref, rtol=1e-5, atol=1e-6)

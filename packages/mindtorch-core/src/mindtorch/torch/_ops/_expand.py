@@ -106,6 +106,16 @@ def expand(t: Any, shape: Tuple[int, ...], grad: bool = True) -> Any:
     return _expand_value(t, shape)
 
 
+def sum_to_recorded(g: Any, shape: Tuple[int, ...]) -> Any:
+    """A broadcast gradient `g` summed back to `shape` (its added leading dims and its expanded size-1 dims) with
+    MindSpore's reduce, which autograd records (the backward of custom nodes: MindSpore's own reduction of a custom
+    node's broadcast gradient drops size-1 dims, (2, 2) came back as (2,) for a (2, 1) input)."""
+    gs = tuple(_MsTensor.shape.fget(g))
+    lead = len(gs) - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and gs[lead + i] != 1)
+    return ms.ops.reshape(ms.ops.sum(g, axes), shape) if axes else g
+
+
 def sum_to(g: Any, shape: Tuple[int, ...]) -> Any:
     """g summed to `shape` (host; differentiable)."""
     if _ms.records_grad(g):

@@ -306,11 +306,11 @@ class _OneDnnMatmul(Function):
         sa, sb, tb = _shape(a), _shape(b), ctx.trans_b
         if _ms.is_recording():  # create_graph: the same products, recorded
             bt = ops.swapaxes(b, -1, -2)
-            da = _sum_to_recorded(matmul_kernel(g, b if tb else bt), sa) if need_a else None
+            da = _expand.sum_to_recorded(matmul_kernel(g, b if tb else bt), sa) if need_a else None
             db = None
             if need_b:
                 db = matmul_kernel(ops.swapaxes(g, -1, -2), a) if tb else matmul_kernel(ops.swapaxes(a, -1, -2), g)
-                db = _sum_to_recorded(db, sb)
+                db = _expand.sum_to_recorded(db, sb)
             dbias = ops.sum(g, tuple(range(g.ndim - 1))) if need_bias else None
             return da, db, dbias, None
         gn, an, bn = np.ascontiguousarray(_MsTensor.asnumpy(g)), _ms.host_view(a), _ms.host_view(b)
@@ -326,13 +326,6 @@ class _OneDnnMatmul(Function):
         if need_bias:
             dbias = _MsTensor.from_numpy(gn.reshape(-1, gn.shape[-1]).sum(0))
         return da, db, dbias, None
-
-
-def _sum_to_recorded(t: Any, shape: tuple) -> Any:
-    """t (a broadcast of `shape` over leading/size-1 batch dims) summed back to `shape`, recorded."""
-    lead = t.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and _shape(t)[lead + i] != 1)
-    return ops.reshape(ops.sum(t, axes), shape) if axes else t
 
 
 def onednn_matmul_ok(a: Any, b: Any) -> bool:

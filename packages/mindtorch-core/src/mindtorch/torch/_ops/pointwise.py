@@ -919,9 +919,37 @@ def _np_nextafter_bfloat16(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.array(out, np.float32, order="C")
 
 
-def _xlogy(a: Any, b: Any) -> Any:
+def _xlogy_value(a: Any, b: Any) -> Any:
     r = mint.mul(a, mint.log(b))
     return mint.where(mint.eq(a, 0), mint.where(mint.isnan(b), b, ops.zeros_like(r)), r)
+
+
+class _XLogY(Function):
+    """xlogy with torch's derivatives: d/da = log(b), 0 where a == 0 and b <= 0; d/db = a / b. (The where-based
+    value alone gave d/da = 0 at a == 0: Gamma(1, r), Beta(1, 1), Dirichlet(ones), Chi2(2) log_prob lost the
+    concentration's gradient.) The backward is recorded ops: double backward works."""
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any) -> Any:
+        ctx.save_for_backward(a, b)
+        return _xlogy_value(a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Tuple[Any, Any]:
+        a, b = ctx.saved_tensors
+        ga = gb = None
+        if ctx.needs_input_grad[0]:
+            dead = mint.logical_and(mint.eq(a, 0), mint.le(b, 0))
+            ga = _expand.sum_to_recorded(mint.where(dead, ops.zeros_like(g), mint.mul(g, mint.log(b))), tuple(a.shape))
+        if ctx.needs_input_grad[1]:
+            gb = _expand.sum_to_recorded(mint.div(mint.mul(g, a), b), tuple(b.shape))
+        return ga, gb
+
+
+def _xlogy(a: Any, b: Any) -> Any:
+    if _ms.records_grad(a, b):
+        return _XLogY.apply(a, b)
+    return _xlogy_value(a, b)
 
 
 _float_binary("atan2", ops.atan2, aliases=("arctan2",), tensor_only=True)
