@@ -4,12 +4,14 @@ qr, cholesky, pinverse, matrix_power, norm, dist).
 
 Differentiable: norms, matrix_power, matrix_exp, multi_dot, vecdot, vander, the triangular solvers
 (solve_triangular, triangular_solve, cholesky_solve/inverse, lu_solve; MindSpore's MatrixTriangularSolve) and
-inv, solve, cholesky, lu_factor/lu (square) with their _ex variants, tensorinv/tensorsolve: those factor on the
+inv, solve, cholesky, lu_factor/lu (square) with their _ex variants, tensorinv/tensorsolve, det, slogdet, pinv,
+lstsq (the solution), eig/eigvals, and for real input svd, qr, eigh and householder_product: those factor on the
 host with numpy (LAPACK, which also gives torch's info/LinAlgError semantics) inside one autograd node
-(`_host._HostFn`) whose backward is torch's formula in MindSpore ops.
-Host only, no autograd: det, slogdet, svd, qr, eigh, pinv, lstsq, matrix_rank; eig/eigvals (complex) raise
-NotImplementedError on backward. The singular values (svdvals, and the 'nuc'/2/-2 matrix norms and cond built on
-them) are differentiable for real input.
+(`_host._HostFn`; the outputs of a decomposition packed into one, see `_split`) whose backward is torch's formula
+in MindSpore ops, which create_graph=True can differentiate again. The singular values / eigenvalues (svdvals,
+eigvalsh, the 'nuc'/2/-2 matrix norms and cond) are differentiable for real input; the singular vectors, Q/R
+and eigenvectors of complex input raise NotImplementedError on backward; matrix_rank, geqrf, ormqr have no
+derivative (as torch for matrix_rank; backward raises for the other two).
 """
 from __future__ import annotations
 
@@ -20,7 +22,9 @@ import numpy as np
 from mindspore import mint, ops
 
 from .. import _dtype as D
+from .. import _ms
 from .. import return_types as RT
+from . import _expand
 from ._args import wrap_dim
 from ._host import _host_op, _no_vjp
 from ._registry import kernel, register
@@ -227,11 +231,10 @@ def slogdet(input: Any) -> Any:
 
 @register("linalg_svd", method=False, function=False, namespaces=("linalg",))
 def linalg_svd(A: Any, full_matrices: bool = True, *, driver: Any = None, out: Any = None) -> Any:
-    """A = U diag(S) Vh (host LAPACK; the singular values are differentiable, U and Vh raise on backward)."""
-    u, s, vh = np.linalg.svd(_float_np(A, "linalg.svd"), full_matrices=full_matrices)
-    no_grad = _no_vjp("linalg.svd's singular vectors")
-    return linalg_svd_t(_host_op(lambda a: _out(u, a), no_grad, A), _svdvals(A, "linalg.svd"),
-                        _host_op(lambda a: _out(vh, a), no_grad, A))
+    """A = U diag(S) Vh (host LAPACK); differentiable for real A (torch's svd_backward; the columns of U and rows
+    of Vh beyond min(m, n) with full_matrices=True get no gradient, as torch: any basis of the complement)."""
+    U, S, V = _svd(A, full_matrices, "linalg.svd")
+    return linalg_svd_t(U, S, _mH(V).contiguous())
 
 
 @register("linalg_svdvals", method=False, function=False, namespaces=("linalg",))
@@ -242,28 +245,45 @@ def linalg_svdvals(A: Any, *, driver: Any = None, out: Any = None) -> Any:
 
 @register("svd")
 def svd(input: Any, some: bool = True, compute_uv: bool = True, *, out: Any = None) -> Any:
-    """torch.svd: (U, S, V) with V (not Vh); reduced unless some=False. S is differentiable; U, V raise."""
-    u, s, vh = np.linalg.svd(_float_np(input, "svd"), full_matrices=not some)
-    v = np.conj(np.swapaxes(vh, -1, -2))
+    """torch.svd: (U, S, V) with V (not Vh); reduced unless some=False, differentiable as linalg.svd. With
+    compute_uv=False, U (m, m) and V (n, n) are zeros without a gradient (whatever `some`) and S differentiable."""
     if not compute_uv:
-        u, v = np.zeros_like(u), np.zeros_like(v)
-    no_grad = _no_vjp("torch.svd's singular vectors")
-    return RT.svd(_host_op(lambda a: _out(u, a), no_grad, input), _svdvals(input, "svd"),
-                  _host_op(lambda a: _out(v, a), no_grad, input))
+        S = _svdvals(input, "svd")
+        m, n = _shape(input)[-2:]
+        batch = _shape(input)[:-2]
+        zeros = np.zeros((), D.to_numpy_dtype(input.dtype))
+        return RT.svd(_out(np.broadcast_to(zeros, batch + (m, m)), input), S,
+                      _out(np.broadcast_to(zeros, batch + (n, n)), input))
+    return RT.svd(*_svd(input, not some, "svd"))
 
 
 @register("linalg_qr", method=False, function=False, namespaces=("linalg",))
 def linalg_qr(A: Any, mode: str = "reduced", *, out: Any = None) -> Any:
+    """(Q, R) (host LAPACK); differentiable for real A (torch's linalg_qr_backward), except for mode='r' and
+    mode='complete' of a tall matrix, whose backward raises torch's RuntimeError."""
     if mode not in ("reduced", "complete", "r"):
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), "
                            "'r', or 'complete'")
     a = _float_np(A, "linalg.qr")
+    m, n = a.shape[-2:]
     if mode == "r":
         r = np.linalg.qr(a, mode="r")
-        return linalg_qr_t(_out(np.zeros((0,), a.dtype), A), _out(r, A))
+        refuse = _raise_vjp("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please "
+                            "use linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.")
+        return linalg_qr_t(_host_op(lambda x: _out(np.zeros((0,), a.dtype), x), refuse, A),
+                           _host_op(lambda x: _out(r, x), refuse, A))
     q, r = np.linalg.qr(a, mode=mode)
-    no_grad = _no_vjp("linalg.qr")  # backward raises rather than leaving A without a gradient
-    return linalg_qr_t(_host_op(lambda x: _out(q, x), no_grad, A), _host_op(lambda x: _out(r, x), no_grad, A))
+    if np.iscomplexobj(a):
+        no_grad = _no_vjp("linalg.qr of a complex matrix")
+        return linalg_qr_t(_host_op(lambda x: _out(q, x), no_grad, A), _host_op(lambda x: _out(r, x), no_grad, A))
+    if mode == "complete" and m > n:
+        vjp = _raise_vjp("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
+    else:
+        vjp = _qr_vjp
+    # Q (..., m, k), R (..., k, n) packed as [Q^T | R] (..., k, m + n)
+    packed = np.concatenate((np.swapaxes(q, -1, -2), r), -1)
+    Qt, R = _split(_host_op(lambda x: _out(packed, x), vjp, A), (m, n), -1)
+    return linalg_qr_t(_mT(Qt).contiguous(), R)
 
 
 @register("qr")
@@ -274,12 +294,20 @@ def qr(input: Any, some: bool = True, *, out: Any = None) -> Any:
 
 @register("linalg_eigh", method=False, function=False, namespaces=("linalg",))
 def linalg_eigh(A: Any, UPLO: str = "L", *, out: Any = None) -> Any:
-    """(eigenvalues ascending, eigenvectors) of symmetric/Hermitian matrices; the eigenvalues are
-    differentiable, the eigenvectors raise on backward."""
+    """(eigenvalues ascending, eigenvectors) of symmetric/Hermitian matrices; differentiable for real A (torch's
+    linalg_eig_backward, Hermitian case)."""
     _square(A, "linalg.eigh")
-    v = np.linalg.eigh(_float_np(A, "linalg.eigh"), UPLO=UPLO)[1]
-    return linalg_eigh_t(_eigvalsh(A, UPLO, "linalg.eigh"),
-                         _host_op(lambda a: _out(v, a), _no_vjp("linalg.eigh's eigenvectors"), A))
+    a = _float_np(A, "linalg.eigh")
+    if np.iscomplexobj(a):
+        v = np.linalg.eigh(a, UPLO=UPLO)[1]
+        return linalg_eigh_t(_eigvalsh(A, UPLO, "linalg.eigh"),
+                             _host_op(lambda x: _out(v, x), _no_vjp("linalg.eigh's eigenvectors of a complex "
+                                                                    "matrix"), A))
+    w, v = np.linalg.eigh(a, UPLO=UPLO)
+    n = a.shape[-1]
+    packed = np.concatenate((w[..., None, :], v), -2)  # (..., 1 + n, n)
+    W, V = _split(_host_op(lambda x: _out(packed, x), _eigh_vjp, A), (1, n), -2)
+    return linalg_eigh_t(mint.squeeze(W, -2), V)
 
 
 @register("linalg_eigvalsh", method=False, function=False, namespaces=("linalg",))
@@ -311,9 +339,10 @@ def cholesky(input: Any, upper: bool = False, *, out: Any = None) -> Any:
 @register("linalg_pinv", method=False, function=False, namespaces=("linalg",))
 def linalg_pinv(A: Any, rcond: Optional[float] = None, hermitian: bool = False, *, atol: Any = None,
                 rtol: Any = None, out: Any = None) -> Any:
+    """Moore-Penrose pseudo-inverse (host LAPACK); differentiable (torch's pinv_backward)."""
     r = rtol if rtol is not None else (rcond if rcond is not None else 1e-15)
     p = np.linalg.pinv(_float_np(A, "linalg.pinv"), rcond=r, hermitian=hermitian)
-    return _host_op(lambda a: _out(p, a), _no_vjp("linalg.pinv"), A)
+    return _host_op(lambda a: _out(p, a), _pinv_vjp, A)
 
 
 @register("pinverse")
@@ -331,7 +360,8 @@ def linalg_matrix_rank(A: Any, tol: Any = None, hermitian: bool = False, *, atol
 
 @register("linalg_lstsq", method=False, function=False, namespaces=("linalg",))
 def linalg_lstsq(A: Any, B: Any, rcond: Optional[float] = None, *, driver: Optional[str] = None) -> Any:
-    """Least squares solution of A X = B (batched; torch's CPU default driver 'gelsy': residuals empty)."""
+    """Least squares solution of A X = B (batched; torch's CPU default driver 'gelsy': residuals empty); the
+    solution is differentiable in A and B (torch 1.12's linalg_lstsq_backward, through the pseudo-inverse)."""
     a, b = _float_np(A, "linalg.lstsq"), _float_np(B, "linalg.lstsq")
     vec = b.ndim == a.ndim - 1
     if vec:
@@ -348,7 +378,7 @@ def linalg_lstsq(A: Any, B: Any, rcond: Optional[float] = None, *, driver: Optio
     if vec:
         sol = sol[..., 0]
     empty = np.zeros((0,), dtype=a.dtype)
-    solution = _host_op(lambda *_: _out(sol, A), _no_vjp("linalg.lstsq"), A, B)
+    solution = _host_op(lambda *_: _out(sol, A), _lstsq_vjp, A, B)
     return linalg_lstsq_t(solution, _out(empty, A), _MsTensor(np.asarray(ranks, np.int64).reshape(batch)),
                           _out(empty, A))
 
@@ -425,6 +455,175 @@ def _eigvalsh(A: Any, UPLO: str, op: str) -> Any:
     return _host_op(lambda x: _out(w, x), vjp, A)
 
 
+# ------------------------------------------------------------- multi-output decompositions (svd, qr, eigh, eig)
+# A decomposition's outputs share one backward (torch's formulas take every output's gradient at once), while a
+# host node (`_host_op`) has one output: the host packs them into one tensor and `_split` cuts it into the
+# outputs, so the node's vjp sees the packed output and gradient (zeros for unused outputs). The vjps are
+# MindSpore ops on that saved output, so create_graph=True differentiates them again.
+def _split(P: Any, sizes: tuple, dim: int) -> list:
+    """The consecutive parts of `sizes` along `dim` of a packed result, each contiguous (as torch's outputs)."""
+    parts, start = [], 0
+    for k in sizes:
+        parts.append(mint.narrow(P, dim, start, k).contiguous())
+        start += k
+    return parts
+
+
+def _used(g: Any) -> bool:
+    """Whether an output took part in the loss (a nonzero gradient): torch skips the terms of unused outputs
+    (undefined gradients), which divide by eigen/singular value gaps (nan for repeated values)."""
+    return bool(np.any(g.asnumpy()))
+
+
+def _raise_vjp(msg: str) -> Any:
+    """A `vjp` for outputs torch refuses to differentiate: backward raises torch's RuntimeError."""
+    def vjp(inputs: Any, out: Any, grad: Any) -> Any:
+        raise RuntimeError(msg)
+    return vjp
+
+
+def _gap_matrix(x: Any) -> Any:
+    """E[j, k] = x[k] - x[j] off the diagonal, 1 on it (torch's E of svd/eig backward: 0 / 1 on the diagonal)."""
+    n = _shape(x)[-1]
+    return mint.add(mint.sub(mint.unsqueeze(x, -2), mint.unsqueeze(x, -1)), _eye(n, x))
+
+
+def _diag_embed(d: Any) -> Any:
+    return mint.mul(mint.unsqueeze(d, -1), _eye(_shape(d)[-1], d))
+
+
+def _svd(A: Any, full_matrices: bool, op: str) -> tuple:
+    """(U, S, V), A = U diag(S) V^H, from one host SVD. Real A: one node for all three, packed as [U_k; S; V_k]
+    (..., m + 1 + n, k), k = min(m, n); the extra columns of full U / V are constants. Complex A: S
+    differentiable, U and V raise on backward."""
+    a = _float_np(A, op)
+    u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
+    v = np.conj(np.swapaxes(vh, -1, -2))
+    if np.iscomplexobj(a):
+        no_grad = _no_vjp(f"{op}'s singular vectors of a complex matrix")
+        return (_host_op(lambda x: _out(u, x), no_grad, A), _svdvals(A, op),
+                _host_op(lambda x: _out(v, x), no_grad, A))
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    packed = np.concatenate((u[..., :k], s[..., None, :], v[..., :k]), -2)
+    U, S, V = _split(_host_op(lambda x: _out(packed, x), _svd_vjp, A), (m, 1, n), -2)
+    if full_matrices and m != n:
+        if m > k:
+            U = mint.cat((U, _out(np.ascontiguousarray(u[..., k:]), A)), -1)
+        else:
+            V = mint.cat((V, _out(np.ascontiguousarray(v[..., k:]), A)), -1)
+    return U, mint.squeeze(S, -2), V
+
+
+def _svd_vjp(inputs: Any, P: Any, gP: Any) -> Any:
+    """torch's svd_backward (real): with skew(X) = X - X^T, E[j, k] = S_k^2 - S_j^2,
+    gA = U [(skew(U^T gU) / E) S + S (skew(V^T gV) / E) + diag(gS)] V^T, plus (I - U U^T) gU S^-1 V^T when
+    m > n and U S^-1 gV^T (I - V V^T) when m < n; just U diag(gS) V^T when only S is used."""
+    m, n = _shape(inputs[0])[-2:]
+    U, S, V = _split(P, (m, 1, n), -2)
+    gU, gS, gV = _split(gP, (m, 1, n), -2)
+    S, gS = mint.squeeze(S, -2), mint.squeeze(gS, -2)
+    Vt = _mT(V)
+    use_u, use_v = _used(gU), _used(gV)
+    if not (use_u or use_v):
+        return (mint.matmul(mint.mul(U, mint.unsqueeze(gS, -2)), Vt),)
+    S_row, S_col = mint.unsqueeze(S, -2), mint.unsqueeze(S, -1)
+    E = _gap_matrix(mint.mul(S, S))
+    UhgU = _skew(mint.matmul(_mT(U), gU)) if use_u else None
+    VhgV = _skew(mint.matmul(Vt, gV)) if use_v else None
+    if use_u and use_v:
+        inner = mint.div(mint.add(mint.mul(UhgU, S_row), mint.mul(S_col, VhgV)), E)
+    elif use_u:
+        inner = mint.mul(mint.div(UhgU, E), S_row)
+    else:
+        inner = mint.mul(S_col, mint.div(VhgV, E))
+    inner = mint.add(inner, _diag_embed(gS))
+    if m > n and use_u:
+        gUSinv = mint.div(gU, S_row)
+        gA = mint.add(mint.matmul(U, inner), mint.sub(gUSinv, mint.matmul(U, mint.matmul(_mT(U), gUSinv))))
+        return (mint.matmul(gA, Vt),)
+    if m < n and use_v:
+        SinvgVh = mint.div(_mT(gV), S_col)
+        gA = mint.add(mint.matmul(inner, Vt), mint.sub(SinvgVh, mint.matmul(mint.matmul(SinvgVh, V), Vt)))
+        return (mint.matmul(U, gA),)
+    return (mint.matmul(U, mint.matmul(inner, Vt)),)
+
+
+def _skew(X: Any) -> Any:
+    return mint.sub(X, _mT(X))
+
+
+def _qr_vjp(inputs: Any, P: Any, gP: Any) -> Any:
+    """torch's linalg_qr_backward (real, Q (m, k) R (k, n)), with gA0 = gR R^T - Q^T gQ:
+    m >= n: gA = (Q syminvadj(triu(gA0)) + gQ) R^-T, syminvadj(X) = X + X^T with the diagonal halved;
+    m < n: gA = [Q tril(gA0^T - gA0) R_1^-T, 0] + Q gR, R_1 = R[:, :m]."""
+    m, n = _shape(inputs[0])[-2:]
+    Qt, R = _split(P, (m, n), -1)
+    gQt, gR = _split(gP, (m, n), -1)
+    Q, gQ = _mT(Qt), _mT(gQt)
+    gA0 = mint.sub(mint.matmul(gR, _mT(R)), mint.matmul(Qt, gQ))
+    if m >= n:
+        T = _tri_part(gA0, upper=True)
+        k = _shape(T)[-1]
+        half = _MsTensor(np.ones((k, k)) - 0.5 * np.eye(k), dtype=T.dtype)
+        gA = mint.add(mint.matmul(Q, mint.mul(mint.add(T, _mT(T)), half)), gQ)
+        return (_mT(_tri_solve(R, _mT(gA), upper=True)),)  # gA R^-T = (R^-1 gA^T)^T
+    R1 = mint.narrow(R, -1, 0, m)
+    gA = mint.matmul(Q, _tri_part(mint.sub(_mT(gA0), gA0), upper=False))
+    gA = _mT(_tri_solve(R1, _mT(gA), upper=True))
+    gA = mint.cat((gA, ops.zeros(_shape(gA)[:-1] + (n - m,), gA.dtype)), -1)
+    return (mint.add(gA, mint.matmul(Q, gR)),)
+
+
+def _eigh_vjp(inputs: Any, P: Any, gP: Any) -> Any:
+    """torch's linalg_eig_backward, Hermitian case (real): gA = V (skew(V^T gV) / (2 E) + diag(gL)) V^T with
+    E[j, k] = L_k - L_j; V diag(gL) V^T when only the eigenvalues are used."""
+    n = _shape(inputs[0])[-1]
+    L, V = _split(P, (1, n), -2)
+    gL, gV = _split(gP, (1, n), -2)
+    L, gL = mint.squeeze(L, -2), mint.squeeze(gL, -2)
+    if not _used(gV):
+        return (mint.matmul(mint.mul(V, mint.unsqueeze(gL, -2)), _mT(V)),)
+    VhgV = mint.mul(_skew(mint.matmul(_mT(V), gV)), _MsTensor(0.5, dtype=V.dtype))
+    inner = mint.add(mint.div(VhgV, _gap_matrix(L)), _diag_embed(gL))  # (VhgV's diagonal is 0)
+    return (mint.matmul(V, mint.matmul(inner, _mT(V))),)
+
+
+def _pinv_backward(grad: Any, pinvA: Any, A: Any) -> Any:
+    """torch's pinv_backward (exact for full-rank A and at a constant rank), from A and its pseudo-inverse."""
+    m, n = _shape(A)[-2:]
+    pinvAh, gradh = _mH(pinvA), _mH(grad)
+    if m <= n:
+        K = mint.matmul(gradh, pinvA)
+        KpinvAh = mint.matmul(K, pinvAh)
+        return mint.add(mint.sub(mint.sub(KpinvAh, _mH(mint.matmul(pinvA, K))),
+                                 mint.matmul(mint.matmul(A, pinvA), KpinvAh)),
+                        mint.matmul(mint.matmul(pinvAh, pinvA), mint.sub(gradh, mint.matmul(K, A))))
+    K = mint.matmul(pinvA, gradh)
+    pinvAhK = mint.matmul(pinvAh, K)
+    return mint.add(mint.sub(mint.matmul(mint.matmul(mint.sub(gradh, mint.matmul(A, K)), pinvA), pinvAh),
+                             _mH(mint.matmul(K, pinvA))),
+                    mint.sub(pinvAhK, mint.matmul(mint.matmul(pinvAhK, pinvA), A)))
+
+
+def _pinv_vjp(inputs: Any, pinvA: Any, grad: Any) -> Any:
+    return (_pinv_backward(grad, pinvA, inputs[0]),)
+
+
+def _lstsq_vjp(inputs: Any, X: Any, gX: Any) -> Any:
+    """torch 1.12's linalg_lstsq_backward (the solution; residuals are not differentiable there): through
+    pinv(A), gA = pinv_backward(gX B^H), gB = pinv(A)^H gX; batch dims broadcast."""
+    A, B = inputs
+    vec = len(_shape(B)) == len(_shape(A)) - 1
+    Bm, gXm = (mint.unsqueeze(B, -1), mint.unsqueeze(gX, -1)) if vec else (B, gX)
+    pinvA = linalg_pinv(A)
+    gA = _pinv_backward(mint.matmul(gXm, _mH(Bm)), pinvA, A)
+    gB = mint.matmul(_mH(pinvA), gXm)
+    if vec:
+        gB = mint.squeeze(gB, -1)
+    return _expand.sum_to_recorded(gA, _shape(A)), _expand.sum_to_recorded(gB, _shape(B))
+
+
 def _mT(x: Any) -> Any:
     return mint.transpose(x, -2, -1)
 
@@ -435,16 +634,6 @@ def _mH(x: Any) -> Any:
 
 def _eye(n: int, like: Any) -> Any:
     return _MsTensor(np.eye(n, dtype=D.to_numpy_dtype(like.dtype)))
-
-
-def _sum_to(g: Any, shape: tuple) -> Any:
-    """Reduce a broadcast gradient back to `shape` (batch dims added or expanded by broadcasting)."""
-    gs = _shape(g)
-    lead = len(gs) - len(shape)
-    if lead:
-        g = mint.sum(g, tuple(range(lead)))
-    dims = tuple(i for i, (a, b) in enumerate(zip(_shape(g), shape)) if b == 1 and a != 1)
-    return mint.sum(g, dims, True) if dims else g
 
 
 def _broadcast_batch(A: Any, B: Any) -> tuple:
@@ -586,7 +775,7 @@ def linalg_inv_ex(A: Any, *, check_errors: bool = False, out: Any = None) -> Any
 def _solve_vjp(inputs: Any, X: Any, grad: Any) -> Any:
     A, B = inputs
     gB = ops.matrix_solve(*_broadcast_batch(_mH(A), grad))
-    return _sum_to(mint.neg(mint.matmul(gB, _mH(X))), _shape(A)), _sum_to(gB, _shape(B))
+    return _expand.sum_to_recorded(mint.neg(mint.matmul(gB, _mH(X))), _shape(A)), _expand.sum_to_recorded(gB, _shape(B))
 
 
 def _solve_ex(A: Any, B: Any, left: bool, op: str, check_errors: bool) -> tuple:
@@ -722,7 +911,7 @@ def _cholesky_solve_vjp(upper: bool) -> Any:
         common = mint.matmul(gB, _mH(X))
         common = mint.add(common, _mH(common))
         gF = mint.neg(mint.matmul(F, common) if upper else mint.matmul(common, F))
-        return _sum_to(gB, _shape(B)), _sum_to(gF, _shape(F))
+        return _expand.sum_to_recorded(gB, _shape(B)), _expand.sum_to_recorded(gF, _shape(F))
     return vjp
 
 
@@ -966,18 +1155,54 @@ def _complex_out(arr: np.ndarray, like: Any) -> Any:
 @register("linalg_eig", method=False, function=False, namespaces=("linalg",))
 def linalg_eig(A: Any, *, out: Any = None) -> Any:
     """(eigenvalues (..., n), eigenvectors (..., n, n)), complex (complex64 for float32 input, complex128 for
-    float64), unit-norm eigenvectors as LAPACK geev (host numpy; backward raises NotImplementedError)."""
-    w, v = np.linalg.eig(_eig_input(A, "linalg.eig"))
-    no_grad = _no_vjp("linalg.eig")
-    return linalg_eig_t(_host_op(lambda a: _complex_out(w, a), no_grad, A),
-                        _host_op(lambda a: _complex_out(v, a), no_grad, A))
+    float64), unit-norm eigenvectors as LAPACK geev (host numpy); differentiable (torch's linalg_eig_backward:
+    one node for both, packed as [L; V] (..., 1 + n, n); the real part of the gradient for real A)."""
+    a = _eig_input(A, "linalg.eig")
+    w, v = np.linalg.eig(a)
+    w, v = w.astype(np.result_type(w, np.complex64)), v.astype(np.result_type(v, np.complex64))
+    packed = np.concatenate((w[..., None, :], v), -2)
+    L, V = _split(_host_op(lambda x: _out(packed, x), _eig_vjp, A), (1, a.shape[-1]), -2)
+    return linalg_eig_t(mint.squeeze(L, -2), V)
 
 
 @register("linalg_eigvals", method=False, function=False, namespaces=("linalg",))
 def linalg_eigvals(A: Any, *, out: Any = None) -> Any:
-    """Eigenvalues (..., n), complex, as linalg.eig (host numpy; backward raises NotImplementedError)."""
+    """Eigenvalues (..., n), complex, as linalg.eig (host numpy); differentiable: when recorded they come from
+    linalg.eig, whose eigenvectors the gradient needs (as torch; LAPACK geev gives the same eigenvalues)."""
+    if _ms.records_grad(A):
+        return linalg_eig(A)[0]
     w = np.linalg.eigvals(_eig_input(A, "linalg.eigvals"))
-    return _host_op(lambda a: _complex_out(w, a), _no_vjp("linalg.eigvals"), A)
+    return _complex_out(w, A)
+
+
+def _eig_vjp(inputs: Any, P: Any, gP: Any) -> Any:
+    """torch's linalg_eig_backward (A = V diag(L) V^-1, unit-norm columns of V):
+    gA = V^-H (diag(gL) + (V^H gV - V^H V diag(Re diag(V^H gV))) / conj(E)) V^H, E[i, j] = L_j - L_i;
+    V^-H diag(gL) V^H when only the eigenvalues are used. A loss that depends on the phase of the eigenvectors
+    raises, as torch."""
+    A = inputs[0]
+    n = _shape(A)[-1]
+    L, V = _split(P, (1, n), -2)
+    gL, gV = _split(gP, (1, n), -2)
+    L, gL = mint.squeeze(L, -2), mint.squeeze(gL, -2)
+    Vh = _mH(V)
+    if not _used(gV):
+        gA = ops.matrix_solve(Vh, mint.mul(mint.unsqueeze(gL, -1), Vh))
+    else:
+        VhgV = mint.matmul(Vh, gV)
+        d = ops.diagonal(VhgV, 0, -2, -1)
+        if np.any(np.abs(ops.imag(d).asnumpy()) > 1e-2):  # torch's allclose(Im diag, 0, rtol=1e-2, atol=1e-2)
+            raise RuntimeError("linalg_eig_backward: The eigenvectors in the complex case are specified up to "
+                               "multiplication by e^{i phi}. The specified loss function depends on this quantity, "
+                               "so it is ill-defined.")
+        re_d = ops.real(d).astype(V.dtype)
+        VhgV = mint.sub(VhgV, mint.matmul(Vh, mint.mul(V, mint.unsqueeze(re_d, -2))))
+        inner = mint.div(VhgV, _gap_matrix(ops.conj(L)))
+        if _used(gL):  # torch overwrites the diagonal with gL (and keeps it when the eigenvalues are unused)
+            off = _MsTensor(1 - np.eye(n), dtype=inner.dtype)
+            inner = mint.add(mint.mul(inner, off), _diag_embed(gL))
+        gA = ops.matrix_solve(Vh, mint.matmul(inner, Vh))
+    return (ops.real(gA) if A.dtype in (D.float32, D.float64) else gA,)
 
 
 # -------------------------------------------------------------------------------------------- cond
@@ -1178,13 +1403,18 @@ def solve(input: Any, A: Any, *, out: Any = None) -> Any:
 @register("symeig")
 def symeig(input: Any, eigenvectors: bool = False, upper: bool = True, *, out: Any = None) -> Any:
     """torch.symeig (deprecated in 1.12) -> (eigenvalues ascending, eigenvectors or an empty (0,) tensor), from
-    the upper triangle by default (linalg.eigh's default is the lower)."""
+    the upper triangle by default (linalg.eigh's default is the lower); differentiable with eigenvectors=True
+    only, as 1.12 (its backward raises otherwise)."""
     _deprecated("symeig")
     uplo = "U" if upper else "L"
     if eigenvectors:
         w, v = linalg_eigh(input, uplo)
         return symeig_t(w, v)
-    return symeig_t(linalg_eigvalsh(input, uplo), mint.zeros((0,), dtype=input.dtype))
+    _square(input, "linalg.eigvalsh")
+    refuse = _raise_vjp("linalg_eig_backward: torch.symeig(A, eigenvectors=False) is not differentiable. Use "
+                        "torch.linalg.eigvalsh(A) instead.")  # torch 1.12 (the eigenvalues of eigh are)
+    w = _host_op(lambda x: _out(np.linalg.eigh(_float_np(x, "linalg.eigvalsh"), UPLO=uplo)[0], x), refuse, input)
+    return symeig_t(w, mint.zeros((0,), dtype=input.dtype))
 
 
 def _eig_pairs(w: np.ndarray, v: Any) -> tuple:
@@ -1285,7 +1515,8 @@ def nuclear_norm(input: Any, dim: Any = None, keepdim: bool = False, *, out: Any
 
 # ------------------------------------------------------------------------------- Householder (LAPACK)
 # torch.geqrf / orgqr (= linalg.householder_product) / ormqr: LAPACK's compact QR form. Host LAPACK through scipy
-# (MindSpore's dependency), batched over leading dims; no autograd (backward raises, naming the op).
+# (MindSpore's dependency), batched over leading dims; householder_product / orgqr is differentiable for real
+# input, geqrf and ormqr are not (backward raises, naming the op).
 geqrf_t = RT._make("geqrf", ("a", "tau"))
 
 
@@ -1300,7 +1531,8 @@ def _batched(fn: Any, *arrays: np.ndarray) -> Any:
     (tau), the others matrices (..., r, c) -> (batch shape, stacked outputs or None for an empty batch)."""
     nds = [1 if i == 1 and len(arrays) > 1 else 2 for i in range(len(arrays))]
     batch = np.broadcast_shapes(*(a.shape[:a.ndim - k] for a, k in zip(arrays, nds)))
-    flat = [np.broadcast_to(a, batch + a.shape[a.ndim - k:]).reshape((-1,) + a.shape[a.ndim - k:])
+    size = int(np.prod(batch))  # (not -1: a 0-length tau has no size to infer it from)
+    flat = [np.broadcast_to(a, batch + a.shape[a.ndim - k:]).reshape((size,) + a.shape[a.ndim - k:])
             for a, k in zip(arrays, nds)]
     outs = [fn(*parts) for parts in zip(*flat)] if flat[0].shape[0] else []
     if not outs:
@@ -1350,8 +1582,38 @@ def orgqr(input: Any, tau: Any, *, out: Any = None) -> Any:
 
     _, q = _batched(one, a, t.astype(a.dtype))
     q = np.zeros(a.shape, a.dtype) if q is None else q
-    return _host_op(lambda x, y: _out(q.astype(a.dtype), x), _no_vjp("torch.linalg.householder_product"), input,
-                    tau)
+    vjp = _no_vjp("torch.linalg.householder_product of a complex matrix") if name == "ungqr" else _householder_vjp
+    return _host_op(lambda x, y: _out(q.astype(a.dtype), x), vjp, input, tau)
+
+
+def _householder_vjp(inputs: Any, Q: Any, gQ: Any) -> Any:
+    """Reverse mode through Q = H_0 ... H_{k-1} I[:, :n], H_i = I - tau_i v_i v_i^T (real), v_i = column i of
+    the unit lower-trapezoidal part of the input: the products X_i = H_i X_{i+1} are rebuilt (MindSpore ops, so
+    create_graph works), then with G the gradient of X_i and w = X_{i+1}^T v_i: g tau_i = -v_i^T G w,
+    g v_i = -tau_i (G w + X_{i+1} G^T v_i), and G H_i^T = H_i G passes on. The diagonal and the upper
+    triangle of the input (constants of the reflectors) get no gradient."""
+    A, tau = inputs
+    m, n = _shape(A)[-2:]
+    k = _shape(tau)[-1]
+    batch = tuple(np.broadcast_shapes(_shape(A)[:-2], _shape(tau)[:-1]))
+    Vr = mint.add(_tri_part(A, False, strict=True), _MsTensor(np.eye(m, n), dtype=A.dtype))
+    vs = [mint.narrow(Vr, -1, i, 1) for i in range(k)]
+    ts = [mint.unsqueeze(mint.narrow(tau, -1, i, 1), -1) for i in range(k)]
+    X = [ops.broadcast_to(_MsTensor(np.eye(m, n), dtype=A.dtype), batch + (m, n))]  # X_k, then X_{k-1} ...
+    for i in reversed(range(k)):
+        X.append(mint.sub(X[-1], mint.mul(ts[i], mint.matmul(vs[i], mint.matmul(_mT(vs[i]), X[-1])))))
+    X.reverse()  # X[i] = X_i, X[0] = Q
+    G, gv, gt = gQ, [], []
+    for i in range(k):
+        v, t, Xn = vs[i], ts[i], X[i + 1]
+        Gw = mint.matmul(G, mint.matmul(_mT(Xn), v))
+        gt.append(mint.neg(mint.matmul(_mT(v), Gw)))
+        g = mint.neg(mint.mul(t, mint.add(Gw, mint.matmul(Xn, mint.matmul(_mT(G), v)))))
+        gv.append(mint.mul(g, _MsTensor((np.arange(m) > i).astype(np.float64)[:, None], dtype=A.dtype)))
+        G = mint.sub(G, mint.mul(t, mint.matmul(v, mint.matmul(_mT(v), G))))
+    gA = mint.cat(gv + [ops.zeros(batch + (m, n - k), A.dtype)], -1) if k else ops.zeros(batch + (m, n), A.dtype)
+    gtau = mint.cat([mint.squeeze(g, -1) for g in gt], -1) if k else ops.zeros(batch + (0,), A.dtype)
+    return _expand.sum_to_recorded(gA, _shape(A)), _expand.sum_to_recorded(gtau, _shape(tau))
 
 
 @register("linalg_householder_product", method=False, function=False, namespaces=("linalg",))
