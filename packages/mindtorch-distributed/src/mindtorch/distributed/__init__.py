@@ -7,19 +7,25 @@ from typing import Any
 
 from .distributed_c10d import (  # noqa: F401
     Backend,
+    DebugLevel,
+    GradBucket,
     GroupMember,
+    P2POp,
     ProcessGroup,
     ReduceOp,
     Work,
     _all_gather_base,
     _reduce_scatter_base,
     all_gather,
+    all_gather_coalesced,
     all_gather_into_tensor,
     all_gather_object,
     all_reduce,
+    all_reduce_coalesced,
     all_to_all,
     all_to_all_single,
     barrier,
+    batch_isend_irecv,
     broadcast,
     broadcast_object_list,
     default_pg_timeout,
@@ -27,6 +33,7 @@ from .distributed_c10d import (  # noqa: F401
     gather,
     gather_object,
     get_backend,
+    get_debug_level,
     get_rank,
     get_world_size,
     group,
@@ -50,6 +57,8 @@ from .distributed_c10d import (  # noqa: F401
     scatter,
     scatter_object_list,
     send,
+    set_debug_level,
+    set_debug_level_from_env,
 )
 from .grad_reducer import DistributedGradReducer  # noqa: F401
 from .utils.data import DistributedSampler  # noqa: F401
@@ -64,4 +73,8 @@ def __getattr__(name: str) -> Any:
         from .nn import parallel
 
         return getattr(parallel, name)
+    if name == "algorithms":  # torch.distributed.algorithms (DDP communication hooks): imports mindtorch.torch too
+        import importlib
+
+        return importlib.import_module(".algorithms", __name__)
     raise AttributeError(f"module 'mindtorch.distributed' has no attribute '{name}'")

@@ -3,9 +3,11 @@
 Why only these two: on CPU (MCCL, MindSpore 2.10, measured) AllReduce supports only SUM and only
 float16/float32, ReduceScatter, Reduce, AllToAll, AllGatherIntoTensor and send/recv have no kernel, and
 a collective that fails on one rank leaves the ring out of step for every later call. AllGather and
-Broadcast work for float16/32/64 and int32/64. So tensors travel either natively (those dtypes) or as
-their raw bytes viewed as int32, which is exact for every dtype; reductions other than a float SUM are
-computed locally from the gathered values. On GPU/Ascend the same ops exist, so one path serves all.
+Broadcast accept float16/32/64 and int32/64, but float64 goes through float32 (measured: 1e8+1 arrives as
+1e8, 0.1 as 0.10000000149) and int64 through int32 (2**62+1 arrives as 1). So tensors travel either natively
+(float16/32, int32: exact) or as their raw bytes viewed as int32, which is exact for every dtype; reductions
+other than a float SUM are computed locally from the gathered values. On GPU/Ascend the same ops exist, so
+one path serves all.
 
 Each call blocks until the result is on the host (`asnumpy`), which also surfaces MindSpore's async
 errors at the collective that caused them. A watchdog (see `_watchdog.py`) bounds how long one call may
@@ -21,8 +23,9 @@ from mindspore import ops
 
 from ._watchdog import watch
 
-# dtypes MindSpore's CPU AllGather / Broadcast accept natively (measured).
-_NATIVE_GATHER = (np.float16, np.float32, np.float64, np.int32, np.int64)
+# dtypes MindSpore's CPU AllGather / Broadcast carry exactly (measured). float64 and int64 are accepted too,
+# but narrowed to float32 / int32 on the way, so they travel as raw bytes.
+_NATIVE_GATHER = (np.float16, np.float32, np.int32)
 # dtypes CPU AllReduce(SUM) accepts (measured: float64 and all integer types are refused).
 _NATIVE_SUM = (np.float16, np.float32)
 
@@ -31,16 +34,21 @@ _allreduce_ops: Dict[str, Any] = {}
 _broadcast_ops: Dict[Tuple[str, int], Any] = {}
 
 
+def dense(arr: Any) -> np.ndarray:
+    """`arr` as a C-contiguous array of the same shape (np.ascontiguousarray would turn 0-d into (1,))."""
+    return np.asarray(arr, order="C")
+
+
 def to_numpy(t: Any) -> np.ndarray:
     """Host copy of a MindSpore/mindtorch tensor (bfloat16, which numpy lacks, is widened to float32)."""
     if t.dtype == ms.bfloat16:
         t = ops.cast(t, ms.float32)
-    return np.ascontiguousarray(ms.Tensor.asnumpy(t))
+    return dense(ms.Tensor.asnumpy(t))
 
 
 def from_numpy(arr: np.ndarray, like: Any) -> ms.Tensor:
-    """A MindSpore tensor holding `arr` with the dtype of `like`."""
-    out = ms.Tensor(np.ascontiguousarray(arr))
+    """A MindSpore tensor holding `arr` (its shape, 0-d included) with the dtype of `like`."""
+    out = ms.Tensor(dense(arr))
     if out.dtype != like.dtype:
         out = ops.cast(out, like.dtype)
     return out
@@ -62,7 +70,7 @@ def _allreduce_op(group: str) -> Any:
 
 def allgather_array(arr: np.ndarray, group: str, world: int, name: str = "all_gather") -> np.ndarray:
     """Gather `arr` (same shape and dtype on every rank) -> array [world, *arr.shape]."""
-    arr = np.ascontiguousarray(arr)
+    arr = dense(arr)
     if world == 1:
         return arr[None].copy()
     if arr.dtype.type in _NATIVE_GATHER and arr.ndim:
@@ -76,7 +84,7 @@ def allgather_array(arr: np.ndarray, group: str, world: int, name: str = "all_ga
     with watch(name):
         got = ms.Tensor.asnumpy(_allgather_op(group)(ms.Tensor(words)))
     got = got.reshape(world, -1).view(np.uint8)[:, :raw.size]
-    return np.ascontiguousarray(got).view(arr.dtype).reshape((world,) + arr.shape)
+    return dense(got).view(arr.dtype).reshape((world,) + arr.shape)
 
 
 def allreduce_sum_native(t: Any, group: str, name: str = "all_reduce") -> ms.Tensor:
@@ -102,7 +110,7 @@ def broadcast_array(arr: np.ndarray, src_group_rank: int, group: str, world: int
         if op is None:
             op = _broadcast_ops[key] = ops.Broadcast(src_group_rank, group=group)
         with watch(name):
-            return ms.Tensor.asnumpy(op((ms.Tensor(np.ascontiguousarray(arr)),))[0])
+            return ms.Tensor.asnumpy(op((ms.Tensor(dense(arr)),))[0])
     # Sub-groups (root numbering differs between backends) and other dtypes: gather, keep the root's.
     return allgather_array(arr, group, world, name)[src_group_rank]
 
@@ -142,4 +150,4 @@ def reduce_arrays(stack: np.ndarray, op: str) -> np.ndarray:
 
 
 def concat_flat(arrays: Sequence[np.ndarray]) -> np.ndarray:
-    return np.concatenate([np.ascontiguousarray(a).reshape(-1) for a in arrays]) if arrays else np.zeros(0)
+    return np.concatenate([dense(a).reshape(-1) for a in arrays]) if arrays else np.zeros(0)

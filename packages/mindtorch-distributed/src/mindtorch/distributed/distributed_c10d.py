@@ -11,17 +11,16 @@ All calls block; `async_op=True` returns an already-completed `Work`.
 """
 from __future__ import annotations
 
-import atexit
 import collections
 import datetime
 import io
 import os
 import pickle
-import signal
 import socket
 import subprocess
 import sys
 import time
+import warnings
 from typing import Any, Deque, Dict, List, Optional, Sequence
 from urllib.parse import urlparse
 
@@ -39,6 +38,8 @@ __all__ = [
     "all_reduce", "broadcast", "all_gather", "all_gather_into_tensor", "reduce", "reduce_scatter",
     "reduce_scatter_tensor", "gather", "scatter", "send", "recv", "isend", "irecv", "all_to_all",
     "all_to_all_single", "broadcast_object_list", "all_gather_object", "gather_object", "scatter_object_list",
+    "all_reduce_coalesced", "all_gather_coalesced", "P2POp", "batch_isend_irecv", "DebugLevel", "get_debug_level",
+    "set_debug_level", "set_debug_level_from_env", "GradBucket",
 ]
 
 default_pg_timeout = datetime.timedelta(minutes=30)
@@ -66,28 +67,60 @@ class Backend(str):
         return str.__new__(cls, value)
 
 
-class _ReduceOpValue:
-    __slots__ = ("name",)
+class _EnumValue:
+    """A member of one of c10d's enums, behaving as torch 1.12's pybind11 enum member: repr `<ReduceOp.SUM: 0>`,
+    str `ReduceOp.SUM`, `int()`, `.name`/`.value`, hashable, equal only to itself (a pybind11 enum without
+    arithmetic does not compare equal to ints)."""
 
-    def __init__(self, name: str) -> None:
+    __slots__ = ("name", "value")
+    _ENUM = ""  # the enum class's name in this module
+
+    def __init__(self, name: str, value: int) -> None:
         self.name = name
+        self.value = value
 
     def __repr__(self) -> str:
-        return f"<ReduceOp.{self.name}>"
+        return f"<{self._ENUM}.{self.name}: {self.value}>"
+
+    def __str__(self) -> str:
+        return f"{self._ENUM}.{self.name}"
+
+    def __int__(self) -> int:
+        return self.value
+
+    __index__ = __int__
+
+    def __hash__(self) -> int:
+        return self.value
+
+    def __reduce__(self) -> tuple:
+        return getattr, (globals()[self._ENUM], self.name)  # unpickles (and deep-copies) to the same member
+
+
+class _ReduceOpValue(_EnumValue):
+    __slots__ = ()
+    _ENUM = "ReduceOp"
+
+
+class _DebugLevelValue(_EnumValue):
+    __slots__ = ()
+    _ENUM = "DebugLevel"
 
 
 class ReduceOp:
-    """torch.distributed.ReduceOp. SUM/AVG on float32/float16 use MindSpore's AllReduce; the others
-    (which MindSpore's CPU AllReduce refuses) reduce gathered values locally, with the same result."""
+    """torch.distributed.ReduceOp (c10d's values; torch 2.13's RedOpType has the same). SUM/AVG on
+    float32/float16 use MindSpore's AllReduce; the others (which MindSpore's CPU AllReduce refuses) reduce
+    gathered values locally, with the same result. As in torch 1.12, the gloo backend refuses AVG."""
 
-    SUM = _ReduceOpValue("SUM")
-    AVG = _ReduceOpValue("AVG")
-    PRODUCT = _ReduceOpValue("PRODUCT")
-    MIN = _ReduceOpValue("MIN")
-    MAX = _ReduceOpValue("MAX")
-    BAND = _ReduceOpValue("BAND")
-    BOR = _ReduceOpValue("BOR")
-    BXOR = _ReduceOpValue("BXOR")
+    SUM = _ReduceOpValue("SUM", 0)
+    AVG = _ReduceOpValue("AVG", 1)
+    PRODUCT = _ReduceOpValue("PRODUCT", 2)
+    MIN = _ReduceOpValue("MIN", 3)
+    MAX = _ReduceOpValue("MAX", 4)
+    BAND = _ReduceOpValue("BAND", 5)
+    BOR = _ReduceOpValue("BOR", 6)
+    BXOR = _ReduceOpValue("BXOR", 7)
+    __members__ = {m.name: m for m in (SUM, AVG, PRODUCT, MIN, MAX, BAND, BOR, BXOR)}
 
 
 reduce_op = ReduceOp  # torch's deprecated alias
@@ -97,6 +130,28 @@ def _op_name(op: Any) -> str:
     if isinstance(op, _ReduceOpValue):
         return op.name.lower()
     raise RuntimeError(f"Invalid reduce op {op!r}: expected a member of torch.distributed.ReduceOp")
+
+
+def _reduce_op_name(op: Any, g: "ProcessGroup", tensors: Sequence[Any]) -> str:
+    """`op`'s name after torch's checks of the op against the backend and the dtypes. Every reduction calls it
+    before communicating: a check failing on one rank after the transfer began would desynchronise the group."""
+    name = _op_name(op)
+    if name == "avg" and g.name() == Backend.GLOO:
+        # torch 1.12's ProcessGroupGloo, for every dtype (2.x takes AVG on floating types, and refuses integer
+        # ones with "result type Float can't be cast to the desired output type Long").
+        raise RuntimeError("Cannot use ReduceOp.AVG with Gloo")
+    for t in tensors:
+        if name in ("band", "bor", "bxor") and (t.dtype.is_floating_point or t.dtype.is_complex):
+            raise RuntimeError(f"Cannot use {op} with non-integral dtype")  # ProcessGroupGloo's text
+        if name == "avg" and t.dtype == ms.bool_:
+            raise RuntimeError("Cannot use ReduceOp.AVG with boolean inputs")  # ProcessGroupNCCL's text
+    return name
+
+
+def _check_complex_op(op: Any, tensors: Sequence[Any], fn: str) -> None:
+    """torch's all_reduce sums complex tensors as pairs of reals; ordering and bitwise ops have no meaning there."""
+    if _op_name(op) not in ("sum", "avg") and any(t.dtype.is_complex for t in tensors):
+        raise RuntimeError(f"{fn} does not support {op} on complex tensors")
 
 
 class ProcessGroup:
@@ -157,6 +212,111 @@ class Work:
 
     def synchronize(self) -> None:
         return None
+
+    def get_future(self) -> Future:
+        """A completed Future whose value is the list of the collective's output tensors (torch's)."""
+        return Future(self._result)
+
+
+class Future:
+    """torch.futures.Future as the collectives here produce it: completed when created (every call blocks), so
+    wait() and value() return at once and then() runs its callback now. `Future()` then `set_result(v)` (what
+    communication hooks do to skip communication) works too."""
+
+    def __init__(self, value: Any = None) -> None:
+        self._value = value
+
+    def wait(self) -> Any:
+        return self._value
+
+    def value(self) -> Any:
+        return self._value
+
+    def done(self) -> bool:
+        return True
+
+    def set_result(self, result: Any) -> None:
+        self._value = result
+
+    def then(self, callback: Any) -> "Future":
+        return Future(callback(self))
+
+    def add_done_callback(self, callback: Any) -> None:
+        callback(self)
+
+
+class GradBucket:
+    """torch.distributed.GradBucket: what DistributedDataParallel hands a communication hook. Here one bucket holds
+    the gradients of every parameter of one dtype, flattened in parameter order into `buffer()`."""
+
+    def __init__(self, index: int, buffer: Any, is_last: bool, parameters: List[Any]) -> None:
+        self._index = index
+        self._buffer = buffer
+        self._is_last = is_last
+        self._parameters = parameters
+
+    def index(self) -> int:
+        return self._index
+
+    def buffer(self) -> Any:
+        """The flat gradient tensor (1-d, the parameters' dtype)."""
+        return self._buffer
+
+    def set_buffer(self, buffer: Any) -> None:
+        self._buffer = buffer
+
+    def is_last(self) -> bool:
+        """Whether this is the last bucket of the backward pass (torch: the bucket holding the first parameters)."""
+        return self._is_last
+
+    def parameters(self) -> List[Any]:
+        return list(self._parameters)
+
+    def gradients(self) -> List[Any]:
+        """Each parameter's gradient as a view of `buffer()`, in the parameter's shape."""
+        out, offset = [], 0
+        for p in self._parameters:
+            n = int(np.prod(tuple(p.shape)))
+            out.append(self._buffer[offset:offset + n].view(tuple(p.shape)))
+            offset += n
+        return out
+
+
+class DebugLevel:
+    """torch.distributed.DebugLevel, set from TORCH_DISTRIBUTED_DEBUG. Recorded only: the collectives here
+    already check shapes and dtypes before communicating, and log nothing more at INFO/DETAIL."""
+
+    OFF = _DebugLevelValue("OFF", 0)
+    INFO = _DebugLevelValue("INFO", 1)
+    DETAIL = _DebugLevelValue("DETAIL", 2)
+    __members__ = {m.name: m for m in (OFF, INFO, DETAIL)}
+
+
+_debug_level: Optional[_DebugLevelValue] = None
+
+
+def set_debug_level(level: _DebugLevelValue) -> None:
+    global _debug_level
+    if not isinstance(level, _DebugLevelValue):
+        raise TypeError(f"set_debug_level(): expected a torch.distributed.DebugLevel, got {level!r}")
+    _debug_level = level
+
+
+def set_debug_level_from_env() -> None:
+    """The level named by TORCH_DISTRIBUTED_DEBUG (case-insensitive; OFF when unset), as torch reads it."""
+    value = os.environ.get("TORCH_DISTRIBUTED_DEBUG")
+    level = DebugLevel.__members__.get(value.upper()) if value is not None else DebugLevel.OFF
+    if level is None:
+        raise ValueError("The value of TORCH_DISTRIBUTED_DEBUG must be OFF, INFO, or DETAIL.")
+    set_debug_level(level)
+
+
+def get_debug_level() -> _DebugLevelValue:
+    """torch reads TORCH_DISTRIBUTED_DEBUG when torch.distributed is imported; here at the first call, so
+    that a bad value fails this call and not the import of the launcher."""
+    if _debug_level is None:
+        set_debug_level_from_env()
+    return _debug_level
 
 
 class _State:
@@ -277,50 +437,40 @@ def _rendezvous(init_method: Optional[str], rank: int, world_size: int) -> tuple
         "MindSpore (its cluster forms through a TCP scheduler); use env:// (MASTER_ADDR/MASTER_PORT) or tcp://")
 
 
+# The scheduler runs under a small keeper process, rank 0's child. Why: rank 0's own node leaves the cluster in
+# MindSpore's exit hook, which runs after every atexit handler registered later than MindSpore's import, so rank 0
+# cannot wait for the scheduler to finish at exit (it would time out and kill it before rank 0 unregisters:
+# measured "[ERROR] ... Failed to unregister from the meta server node" on rank 0 after 5 s), and a scheduler that
+# dies with rank 0 fails the unregistration of ranks still exiting. The keeper starts the scheduler as its child
+# (SIGKILLed when the keeper dies, however it dies); once rank 0 has exited, it gives the other ranks
+# _SCHEDULER_GRACE_S seconds to leave the cluster (the scheduler exits by itself when they have) before ending it.
+_SCHEDULER_GRACE_S = 60.0
+_KEEPER = """
+import ctypes, os, subprocess, sys, time
+rank0 = os.getppid()
+def die_with_keeper():
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+sched = subprocess.Popen([sys.executable, "-c", "from mindspore.communication import init; init()"],
+                         preexec_fn=die_with_keeper)
+while sched.poll() is None and os.getppid() == rank0:
+    time.sleep(0.2)
+try:
+    sched.wait(timeout=float(sys.argv[1]))
+except subprocess.TimeoutExpired:
+    sched.kill()
+"""
+
+
 def _start_scheduler(env: Dict[str, str]) -> subprocess.Popen:
-    """MindSpore's scheduler ("meta server") for the cluster: a process whose `init()` with
-    MS_ROLE=MS_SCHED serves the workers' registration and exits when they have all finished."""
+    """MindSpore's scheduler ("meta server") for the cluster, under its keeper (above): a process whose `init()`
+    with MS_ROLE=MS_SCHED serves the workers' registration and exits when they have all finished."""
     env = dict(env, MS_ROLE="MS_SCHED")
     env.pop("MS_NODE_ID", None)
     log = os.environ.get("MINDTORCH_SCHEDULER_LOG")
     out = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 - kept for the child's lifetime
-    return subprocess.Popen([sys.executable, "-c", "from mindspore.communication import init; init()"],
-                            env=env, stdout=out, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
-
-
-def _die_with_parent() -> None:
-    """In the scheduler child: get SIGKILL when rank 0 dies, however it dies (Linux prctl), so no scheduler
-    outlives its job. It also stays in rank 0's process group, so killing that group ends it."""
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except OSError:  # pragma: no cover - not Linux/glibc: rely on the process group and atexit
-        pass
-
-
-def _stop_scheduler() -> None:
-    proc = _state.scheduler
-    if proc is None:
-        return
-    _state.scheduler = None
-    if _state.initialized:
-        # This handler runs before MindSpore's own exit hooks finalise this worker, and the scheduler only
-        # exits once every worker has: finalise now so that it can.
-        try:
-            from mindspore.communication import release
-
-            release()
-        except Exception:  # noqa: BLE001 - best effort at exit; the scheduler is killed below anyway
-            pass
-    try:
-        proc.wait(timeout=5)  # it exits by itself once every worker has finalised
-    except subprocess.TimeoutExpired:
-        try:
-            proc.kill()
-        except ProcessLookupError:
-            pass
-        proc.wait()
+    # (The keeper stays in rank 0's process group: killing that group, as the launchers do, ends both.)
+    return subprocess.Popen([sys.executable, "-c", _KEEPER, str(_SCHEDULER_GRACE_S)], env=env, stdout=out,
+                            stderr=subprocess.STDOUT)
 
 
 def _wait_for_scheduler(host: str, port: int, seconds: float) -> None:
@@ -406,7 +556,6 @@ def init_process_group(backend: Optional[str] = None, init_method: Optional[str]
         os.environ.update(env)
         if rank == 0:
             _state.scheduler = _start_scheduler(dict(os.environ))
-            atexit.register(_stop_scheduler)
             _watchdog.on_abort(_kill_scheduler)
         os.environ["MS_ROLE"] = "MS_WORKER"
         os.environ["MS_NODE_ID"] = str(rank)
@@ -540,6 +689,38 @@ def _check_tensor_list(ts: Any, name: str) -> None:
                            "List[torch.Tensor].")
 
 
+def _check_same_dtype(*tensors: Any) -> None:
+    """torch's _ensure_all_tensors_same_dtype (a complex dtype may mix with its element type). torch 2.x raises
+    ValueError; torch 1.12 had no such check and its ProcessGroupGloo raised RuntimeError: that type is kept."""
+    first = None
+    for t in (t for ts in tensors for t in (ts if isinstance(ts, (list, tuple)) else [ts])):
+        dtype = t.dtype
+        if dtype.is_complex:  # (torch maps complex128 to itself, so only complex64 mixes with float32)
+            dtype = ms.float32 if dtype == ms.complex64 else ms.complex128
+        if first is None:
+            first = dtype
+        elif dtype != first:
+            raise RuntimeError(f"Invalid usage of tensors with different dtypesFound {first} and  {t.dtype}")
+
+
+def _shape_str(shape: Sequence[int]) -> str:
+    return "(" + ", ".join(str(int(d)) for d in shape) + ")"  # c10d's format: (2, 3), (6), ()
+
+
+def _check_sizes(g: ProcessGroup, fn: str, expected: Sequence[int], tensors: Sequence[Any]) -> None:
+    """ProcessGroupGloo's assertSizesMatch: every tensor of the list has the shape `expected`."""
+    for i, t in enumerate(tensors):
+        if tuple(t.shape) != tuple(expected):
+            raise RuntimeError(f"{_pg_class(g)}::{fn}: invalid tensor size at index {i} (expected "
+                               f"{_shape_str(expected)}, got {_shape_str(t.shape)})")
+
+
+def _pg_class(g: ProcessGroup) -> str:
+    """The c10d class torch names in its messages for this backend."""
+    return {"gloo": "ProcessGroupGloo", "nccl": "ProcessGroupNCCL", "mpi": "ProcessGroupMPI"}.get(
+        g.name(), f"ProcessGroup{g.name().upper()}")
+
+
 def _write(dst: Any, arr: np.ndarray) -> None:
     """In place, as torch does: through core's write_back (works on views), outside autograd."""
     _write_tensor(dst, tr.from_numpy(np.asarray(arr).reshape(tuple(dst.shape)), dst))
@@ -566,14 +747,23 @@ def _gather_np(t: Any, g: ProcessGroup, name: str) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------------------------ collectives
+def _all_reduce_flat(flat: np.ndarray, name: str, g: ProcessGroup, fn: str) -> np.ndarray:
+    """The group's reduction of a flat array (same size and dtype on every rank), in its dtype."""
+    if name in ("sum", "avg") and flat.dtype in (np.float32, np.float16):
+        out = ms.Tensor.asnumpy(tr.allreduce_sum_native(ms.Tensor(flat), g.ms_group, fn))
+        return out / np.asarray(g.size(), out.dtype) if name == "avg" else out
+    return tr.reduce_arrays(tr.allgather_array(flat, g.ms_group, g.size(), fn), name)
+
+
 def all_reduce(tensor: Any, op: Any = ReduceOp.SUM, group: Optional[ProcessGroup] = None,
                async_op: bool = False) -> Optional[Work]:
     """Reduce `tensor` across the group; every rank gets the result in place."""
     _check_tensor(tensor, "tensor")
-    name = _op_name(op)
     g = _group(group)
     if g is None:
         return None
+    _check_complex_op(op, [tensor], "all_reduce")
+    name = _reduce_op_name(op, g, [tensor])
     if g.size() > 1:
         if name in ("sum", "avg") and tr.can_sum_natively(tensor.dtype):
             from mindspore import ops
@@ -588,6 +778,34 @@ def all_reduce(tensor: Any, op: Any = ReduceOp.SUM, group: Optional[ProcessGroup
         else:
             _write(tensor, tr.reduce_arrays(_gather_np(tensor, g, "all_reduce"), name))
     return _done(async_op, [tensor])
+
+
+def _deprecated_coalesced(fn: str) -> None:
+    warnings.warn(f"torch.distributed.{fn} will be deprecated. If you must use it, please revisit our "
+                  "documentation later at https://pytorch.org/docs/master/distributed.html#collective-functions")
+
+
+def all_reduce_coalesced(tensors: List[Any], op: Any = ReduceOp.SUM, group: Optional[ProcessGroup] = None,
+                         async_op: bool = False) -> Optional["Future"]:
+    """all_reduce of several tensors (one dtype) in one transfer (torch 1.12, deprecated there).
+    With async_op=True, returns a completed Future of the tensors, as torch does."""
+    _deprecated_coalesced("all_reduce_coalesced")
+    _check_tensor_list(tensors, "tensor")
+    g = _group(group)
+    if g is None:
+        return None
+    _check_same_dtype(tensors)
+    _check_complex_op(op, tensors, "all_reduce")
+    name = _reduce_op_name(op, g, tensors)
+    if tensors and g.size() > 1:
+        arrays = [tr.to_numpy(t) for t in tensors]
+        out = _all_reduce_flat(tr.concat_flat(arrays).astype(arrays[0].dtype, copy=False), name, g,
+                               "all_reduce_coalesced")
+        offset = 0
+        for t, a in zip(tensors, arrays):
+            _write(t, out[offset:offset + a.size])
+            offset += a.size
+    return Future(list(tensors)) if async_op else None
 
 
 def broadcast(tensor: Any, src: int, group: Optional[ProcessGroup] = None, async_op: bool = False) -> Optional[Work]:
@@ -611,24 +829,68 @@ def all_gather(tensor_list: List[Any], tensor: Any, group: Optional[ProcessGroup
     g = _group(group)
     if g is None:
         return None
+    _check_same_dtype(tensor_list, tensor)
     if len(tensor_list) != g.size():
-        raise RuntimeError(f"all_gather: tensor_list has {len(tensor_list)} tensors, the group has {g.size()} ranks")
+        raise RuntimeError(f"{_pg_class(g)}::allgather: invalid output tensor list at index 0 (expected length "
+                           f"{g.size()}, got {len(tensor_list)})")
+    _check_sizes(g, "allgather", tensor.shape, tensor_list)
     stack = _gather_np(tensor, g, "all_gather")
     for dst, row in zip(tensor_list, stack):
         _write(dst, row)
     return _done(async_op, tensor_list)
 
 
+def all_gather_coalesced(output_tensor_lists: List[List[Any]], input_tensor_list: List[Any],
+                         group: Optional[ProcessGroup] = None, async_op: bool = False) -> Optional["Future"]:
+    """output_tensor_lists[i][j] <- rank i's input_tensor_list[j], in one transfer (torch 1.12, deprecated
+    there). With async_op=True, returns a completed Future of the output lists, as torch does."""
+    _deprecated_coalesced("all_gather_coalesced")
+    g = _group(group)
+    if g is None:
+        return None
+    _check_tensor_list(input_tensor_list, "tensor_list")
+    if not isinstance(output_tensor_lists, list):
+        raise RuntimeError("Invalid function argument: output_tensor_lists should be a list")
+    for outputs in output_tensor_lists:
+        _check_tensor_list(outputs, "output_tensor_lists")
+    _check_same_dtype([t for ts in output_tensor_lists for t in ts], input_tensor_list)
+    if len(output_tensor_lists) != g.size():
+        raise RuntimeError(f"{_pg_class(g)}::allgather_coalesced: invalid output tensor list: expected "
+                           f"{g.size()} lists, got {len(output_tensor_lists)}")
+    for i, outputs in enumerate(output_tensor_lists):
+        if len(outputs) != len(input_tensor_list):
+            raise RuntimeError(f"{_pg_class(g)}::allgather_coalesced: invalid output tensor list at index {i} "
+                               f"(expected length {len(input_tensor_list)}, got {len(outputs)})")
+        for t, like in zip(outputs, input_tensor_list):
+            _check_sizes(g, "allgather_coalesced", like.shape, [t])
+    arrays = [tr.to_numpy(t) for t in input_tensor_list]
+    if arrays:
+        flat = tr.concat_flat(arrays).astype(arrays[0].dtype, copy=False)
+        stack = tr.allgather_array(flat, g.ms_group, g.size(), "all_gather_coalesced")
+        for row, outputs in zip(stack, output_tensor_lists):
+            offset = 0
+            for t, a in zip(outputs, arrays):
+                _write(t, row[offset:offset + a.size])
+                offset += a.size
+    return Future(output_tensor_lists) if async_op else None
+
+
 def all_gather_into_tensor(output_tensor: Any, input_tensor: Any, group: Optional[ProcessGroup] = None,
                            async_op: bool = False) -> Optional[Work]:
-    """output_tensor <- the ranks' inputs concatenated along dim 0 (or stacked, if output has that shape)."""
+    """output_tensor <- the ranks' inputs concatenated along dim 0, or stacked (torch's two accepted shapes)."""
     _check_tensor(output_tensor, "output_tensor")
     _check_tensor(input_tensor, "input_tensor")
     g = _group(group)
     if g is None:
         return None
-    if int(np.prod(output_tensor.shape)) != g.size() * int(np.prod(input_tensor.shape)):
-        raise RuntimeError("output tensor size must be equal to world_size times input tensor size")
+    _check_same_dtype(output_tensor, input_tensor)
+    shape = tuple(input_tensor.shape)
+    stacked = (g.size(),) + shape
+    concatenated = (g.size() * shape[0],) + shape[1:] if shape else stacked
+    if tuple(output_tensor.shape) not in (concatenated, stacked):
+        raise RuntimeError(f"all_gather_into_tensor: the output tensor of shape {_shape_str(output_tensor.shape)} "
+                           f"is neither the concatenation {_shape_str(concatenated)} nor the stack "
+                           f"{_shape_str(stacked)} of {g.size()} inputs of shape {_shape_str(shape)}")
     _write(output_tensor, _gather_np(input_tensor, g, "all_gather_into_tensor"))
     return _done(async_op, [output_tensor])
 
@@ -640,10 +902,10 @@ def reduce(tensor: Any, dst: int, op: Any = ReduceOp.SUM, group: Optional[Proces
            async_op: bool = False) -> Optional[Work]:
     """Reduce into rank `dst`'s tensor; the other ranks' tensors are left unchanged."""
     _check_tensor(tensor, "tensor")
-    name = _op_name(op)
     g = _group(group)
     if g is None:
         return None
+    name = _reduce_op_name(op, g, [tensor])
     _group_rank(g, dst)
     result = tr.reduce_arrays(_gather_np(tensor, g, "reduce"), name)
     if _state.rank == dst:
@@ -654,12 +916,7 @@ def reduce(tensor: Any, dst: int, op: Any = ReduceOp.SUM, group: Optional[Proces
 def _reduce_scatter_flat(flat: Any, chunk: int, name: str, g: ProcessGroup) -> np.ndarray:
     """Reduce a flat [size*chunk] array across the group and return this rank's chunk."""
     me = g.rank()
-    if name in ("sum", "avg") and flat.dtype in (np.float32, np.float16):
-        out = tr.allreduce_sum_native(ms.Tensor(flat), g.ms_group, "reduce_scatter")
-        mine = ms.Tensor.asnumpy(out)[me * chunk:(me + 1) * chunk]
-        return mine / g.size() if name == "avg" else mine
-    stack = tr.allgather_array(flat, g.ms_group, g.size(), "reduce_scatter")
-    return tr.reduce_arrays(stack[:, me * chunk:(me + 1) * chunk], name)
+    return _all_reduce_flat(flat, name, g, "reduce_scatter")[me * chunk:(me + 1) * chunk]
 
 
 def reduce_scatter(output: Any, input_list: List[Any], op: Any = ReduceOp.SUM,
@@ -667,17 +924,19 @@ def reduce_scatter(output: Any, input_list: List[Any], op: Any = ReduceOp.SUM,
     """output <- reduction over ranks of input_list[this rank]."""
     _check_tensor(output, "output")
     _check_tensor_list(input_list, "input_list")
-    name = _op_name(op)
     g = _group(group)
     if g is None:
         return None
+    _check_same_dtype(output, input_list)
+    name = _reduce_op_name(op, g, [output])
     if len(input_list) != g.size():
         raise RuntimeError(f"reduce_scatter: input_list has {len(input_list)} tensors, the group has {g.size()} ranks")
+    size = int(np.prod(output.shape))
+    if any(int(np.prod(t.shape)) != size for t in input_list):
+        raise RuntimeError("All tensor operands to scatter/gather must have the same number of elements")
     arrays = [tr.to_numpy(t) for t in input_list]
-    if any(a.size != arrays[0].size for a in arrays):
-        raise RuntimeError("reduce_scatter: every tensor of input_list must have the same number of elements")
     flat = tr.concat_flat(arrays).astype(arrays[0].dtype, copy=False)
-    _write(output, _reduce_scatter_flat(flat, arrays[0].size, name, g))
+    _write(output, _reduce_scatter_flat(flat, size, name, g))
     return _done(async_op, [output])
 
 
@@ -686,10 +945,11 @@ def reduce_scatter_tensor(output: Any, input: Any, op: Any = ReduceOp.SUM, group
     """output <- reduction over ranks of this rank's chunk of `input` (dim 0 split in group-size chunks)."""
     _check_tensor(output, "output")
     _check_tensor(input, "input")
-    name = _op_name(op)
     g = _group(group)
     if g is None:
         return None
+    _check_same_dtype(output, input)
+    name = _reduce_op_name(op, g, [input])
     flat = tr.to_numpy(input).reshape(-1)
     if flat.size != g.size() * int(np.prod(output.shape)):
         raise RuntimeError("input tensor must be the same size as output size times world size")
@@ -710,8 +970,10 @@ def gather(tensor: Any, gather_list: Optional[List[Any]] = None, dst: int = 0,
     _group_rank(g, dst)
     if _state.rank == dst:
         _check_tensor_list(gather_list, "gather_list")
+        _check_same_dtype(tensor, gather_list)
         if len(gather_list) != g.size():
             raise RuntimeError(f"gather: gather_list has {len(gather_list)} tensors, the group has {g.size()} ranks")
+        _check_sizes(g, "gather", tensor.shape, gather_list)
     elif gather_list:
         raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination ranks.")
     stack = _gather_np(tensor, g, "gather")
@@ -732,9 +994,11 @@ def scatter(tensor: Any, scatter_list: Optional[List[Any]] = None, src: int = 0,
     like = tr.to_numpy(tensor)
     if _state.rank == src:
         _check_tensor_list(scatter_list, "scatter_list")
+        _check_same_dtype(tensor, scatter_list)
         if len(scatter_list) != g.size():
             raise RuntimeError(f"scatter: scatter_list has {len(scatter_list)} tensors, the group has {g.size()} ranks")
-        stack = np.stack([tr.to_numpy(t).astype(like.dtype, copy=False).reshape(like.shape) for t in scatter_list])
+        _check_sizes(g, "scatter", tensor.shape, scatter_list)
+        stack = np.stack([tr.to_numpy(t) for t in scatter_list])
     else:
         if scatter_list:
             raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source ranks.")
@@ -752,13 +1016,25 @@ def all_to_all(output_tensor_list: List[Any], input_tensor_list: List[Any], grou
     g = _group(group)
     if g is None:
         return None
+    _check_same_dtype(output_tensor_list, input_tensor_list)
     if len(input_tensor_list) != g.size() or len(output_tensor_list) != g.size():
         raise RuntimeError("all_to_all: both tensor lists must have one tensor per rank of the group")
+    if g.name() == Backend.GLOO:
+        # ProcessGroupGloo's alltoall takes one shape for every tensor (NCCL's pairs sends and receives of any size).
+        _check_sizes(g, "alltoall", input_tensor_list[0].shape, input_tensor_list)
+        _check_sizes(g, "alltoall", output_tensor_list[0].shape, output_tensor_list)
+        if tuple(input_tensor_list[0].shape) != tuple(output_tensor_list[0].shape):
+            raise RuntimeError(f"{_pg_class(g)}::alltoall: input and output tensors must have the same size")
     blobs = tr.allgather_bytes(pickle.dumps([tr.to_numpy(t) for t in input_tensor_list]), g.ms_group, g.size(),
                                "all_to_all")
     me = g.rank()
-    for dst, blob in zip(output_tensor_list, blobs):
-        _write(dst, pickle.loads(blob)[me])
+    pieces = [pickle.loads(blob)[me] for blob in blobs]
+    for j, (dst, piece) in enumerate(zip(output_tensor_list, pieces)):
+        if piece.size != int(np.prod(dst.shape)):
+            raise RuntimeError(f"all_to_all: rank {g.ranks[j]} sent {piece.size} elements for output tensor {j}, "
+                               f"which holds {int(np.prod(dst.shape))}")
+    for dst, piece in zip(output_tensor_list, pieces):
+        _write(dst, piece)
     return _done(async_op, output_tensor_list)
 
 
@@ -772,6 +1048,7 @@ def all_to_all_single(output: Any, input: Any, output_split_sizes: Optional[List
     g = _group(group)
     if g is None:
         return None
+    _check_same_dtype(output, input)
     arr = tr.to_numpy(input)
     n = g.size()
     if input_split_sizes is None:
@@ -781,7 +1058,11 @@ def all_to_all_single(output: Any, input: Any, output_split_sizes: Optional[List
     pieces = np.split(arr, np.cumsum(input_split_sizes)[:-1])
     blobs = tr.allgather_bytes(pickle.dumps(pieces), g.ms_group, n, "all_to_all_single")
     me = g.rank()
-    _write(output, np.concatenate([pickle.loads(b)[me] for b in blobs]))
+    got = np.concatenate([pickle.loads(b)[me] for b in blobs])
+    if got.size != int(np.prod(output.shape)):
+        raise RuntimeError(f"all_to_all_single: received {got.size} elements, the output tensor holds "
+                           f"{int(np.prod(output.shape))}")
+    _write(output, got)
     return _done(async_op, [output])
 
 
@@ -882,6 +1163,47 @@ def irecv(tensor: Any, src: Optional[int] = None, group: Optional[ProcessGroup] 
     """recv(); the transfer is complete when it returns."""
     recv(tensor, src, group, tag)
     return Work([tensor])
+
+
+class P2POp:
+    """One point-to-point operation of a `batch_isend_irecv` batch: `op` is isend or irecv."""
+
+    def __new__(cls, op: Any, tensor: Any, peer: int, group: Optional[ProcessGroup] = None, tag: int = 0) -> "P2POp":
+        # torch 1.12's checks and types (2.x raises ValueError for a bad op)
+        if op not in (isend, irecv):
+            raise RuntimeError("Invalid ``op``. Expected ``op`` to be of type ``torch.distributed.isend`` or "
+                               "``torch.distributed.irecv``.")
+        _check_tensor(tensor, "tensor")
+        return object.__new__(cls)
+
+    def __init__(self, op: Any, tensor: Any, peer: int, group: Optional[ProcessGroup] = None, tag: int = 0) -> None:
+        self.op = op
+        self.tensor = tensor
+        self.peer = peer
+        self.group = group
+        self.tag = tag
+
+
+def batch_isend_irecv(p2p_op_list: List[P2POp]) -> List[Work]:
+    """Run a batch of isend/irecv; returns their Works (already complete), in the list's order.
+
+    As in torch, the order of sends and receives inside the batch does not matter. Here each transfer is a
+    blocking exchange between two ranks, so the batch runs the operations peer by peer in increasing peer rank
+    (one order on every rank, hence no cycle of ranks waiting on each other), each peer's sends before its
+    receives (a receive whose message came with an earlier exchange finds it in the inbox)."""
+    if not isinstance(p2p_op_list, list) or not all(isinstance(p, P2POp) for p in p2p_op_list):
+        raise RuntimeError("Invalid ``p2p_op_list``. Each op is expected to to be of type "
+                           "``torch.distributed.P2POp``.")
+    backend = get_backend(p2p_op_list[0].group)
+    if not all(get_backend(p.group) == backend for p in p2p_op_list):
+        raise RuntimeError("All groups need to use the same backend.")
+    order = sorted(range(len(p2p_op_list)),
+                   key=lambda i: (p2p_op_list[i].peer, p2p_op_list[i].op is irecv, i))
+    works: Dict[int, Work] = {}
+    for i in order:
+        p = p2p_op_list[i]
+        works[i] = p.op(p.tensor, p.peer, p.group, p.tag)
+    return [works[i] for i in range(len(p2p_op_list))]
 
 
 # ------------------------------------------------------------------------------------------------ objects

@@ -3,8 +3,10 @@
     python -m mindtorch.distributed.run --nproc_per_node 2 [--nnodes N --node_rank R] \
         [--master_addr 127.0.0.1 --master_port 29500] [--log_dir log_output] train.py [args...]
 
-Workers get torchrun's variables (RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE, GROUP_RANK, MASTER_ADDR,
-MASTER_PORT) and MindSpore's dynamic-cluster ones (MS_ROLE=MS_WORKER, MS_NODE_ID, MS_SCHED_HOST,
+Workers get torchrun's variables (RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE, GROUP_RANK, GROUP_WORLD_SIZE,
+ROLE_RANK, ROLE_NAME, ROLE_WORLD_SIZE, MASTER_ADDR, MASTER_PORT, TORCHELASTIC_RUN_ID and the other TORCHELASTIC_*
+ones, hence `torch.distributed.is_torchelastic_launched()`; OMP_NUM_THREADS=1 when unset, with torchrun's
+warning) and MindSpore's dynamic-cluster ones (MS_ROLE=MS_WORKER, MS_NODE_ID, MS_SCHED_HOST,
 MS_SCHED_PORT, MS_WORKER_NUM, RANK_ID, DEVICE_ID), so both `torch.distributed.init_process_group()` and
 the manual's `mindspore.communication.init()` work in them. Node 0 also runs MindSpore's scheduler on
 master_addr:master_port (what msrun does). With --log_dir each rank writes `LOG_DIR/1/rank.R/stdout`
@@ -21,6 +23,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from typing import Dict, List, Optional, Sequence
 
 _GRACE_S = 5.0
@@ -37,6 +40,7 @@ def get_args_parser() -> argparse.ArgumentParser:
     parser.add_argument("--log_dir", "--log-dir", default=None, help="per-rank logs: LOG_DIR/1/rank.R/stdout")
     parser.add_argument("--standalone", action="store_true", help="single node on 127.0.0.1")
     parser.add_argument("--max_restarts", "--max-restarts", type=int, default=0)
+    parser.add_argument("--rdzv_id", "--rdzv-id", default="none", help="job id (TORCHELASTIC_RUN_ID)")
     parser.add_argument("--start_method", "--start-method", default="spawn")
     parser.add_argument("--timeout", type=int, default=600, help="seconds for the cluster to form (MS_TOPO_TIMEOUT)")
     parser.add_argument("-m", "--module", action="store_true", help="run training_script as a module (python -m)")
@@ -81,9 +85,20 @@ def launch(args: argparse.Namespace, extra_args_for_rank: Optional[callable] = N
     world = nnodes * nproc
     if args.standalone:
         args.master_addr = "127.0.0.1"
+        args.rdzv_id = str(uuid.uuid4())  # torchrun --standalone's
+    if "OMP_NUM_THREADS" not in os.environ and nproc > 1:
+        # torchrun's default and warning (it logs through torch.distributed.run's logger, on stderr)
+        sys.stderr.write("WARNING:torch.distributed.run:\n*****************************************\n"
+                         "Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid "
+                         "your system being overloaded, please further tune the variable for optimal performance in "
+                         "your application as needed. \n*****************************************\n")
+        os.environ["OMP_NUM_THREADS"] = "1"
     base: Dict[str, str] = dict(os.environ)
     base.update({"MASTER_ADDR": args.master_addr, "MASTER_PORT": str(args.master_port), "WORLD_SIZE": str(world),
-                 "LOCAL_WORLD_SIZE": str(nproc), "GROUP_RANK": str(args.node_rank),
+                 "LOCAL_WORLD_SIZE": str(nproc), "GROUP_RANK": str(args.node_rank), "GROUP_WORLD_SIZE": str(nnodes),
+                 "ROLE_NAME": "default", "ROLE_WORLD_SIZE": str(world), "TORCHELASTIC_RUN_ID": args.rdzv_id,
+                 "TORCHELASTIC_RESTART_COUNT": "0", "TORCHELASTIC_MAX_RESTARTS": str(args.max_restarts),
+                 "TORCHELASTIC_USE_AGENT_STORE": "True",
                  "MS_SCHED_HOST": args.master_addr, "MS_SCHED_PORT": str(args.master_port),
                  "MS_WORKER_NUM": str(world), "MS_TOPO_TIMEOUT": str(args.timeout), "RANK_SIZE": str(world)})
     children: List[subprocess.Popen] = []
@@ -107,7 +122,8 @@ def launch(args: argparse.Namespace, extra_args_for_rank: Optional[callable] = N
                 env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True))
         for local_rank in range(nproc):
             rank = args.node_rank * nproc + local_rank
-            env = dict(base, RANK=str(rank), LOCAL_RANK=str(local_rank), MS_ROLE="MS_WORKER", MS_NODE_ID=str(rank),
+            env = dict(base, RANK=str(rank), LOCAL_RANK=str(local_rank), ROLE_RANK=str(rank), MS_ROLE="MS_WORKER",
+                       MS_NODE_ID=str(rank),
                        RANK_ID=str(rank), DEVICE_ID=str(local_rank))
             out = None
             if args.log_dir:

@@ -8,11 +8,12 @@ hook that fires in a backward queues a callback at the end of that backward pass
 fused AllReduce per dtype. So after `loss.backward()` returns, `.grad` holds the mean over ranks, as in
 torch, whatever the optimizer does next. `no_sync()` skips that averaging (local accumulation); the next
 synchronised backward averages the accumulated gradients, which is what torch's buckets do.
+`register_comm_hook(state, hook)` replaces that averaging by the hook, called once per dtype bucket.
 """
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Dict, Iterator, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 import numpy as np
 
@@ -55,6 +56,7 @@ class DistributedDataParallel(Module):
                                "that requires a gradient.")
         self._armed = False
         self._queued = False
+        self._comm_hook: Optional[tuple] = None
         self._sync_tensors(self._ddp_params + list(self.buffers()))
         self._hook_handles = [p.register_hook(self._grad_hook) for p in self._ddp_params]
 
@@ -97,20 +99,15 @@ class DistributedDataParallel(Module):
         by_dtype: Dict[Any, List[Any]] = {}
         for p in self._ddp_params:
             by_dtype.setdefault(p.dtype, []).append(p)
-        for params in by_dtype.values():
+        for index, params in enumerate(by_dtype.values()):
             grads = [p.grad for p in params]
             arrays = [tr.to_numpy(g) if g is not None else np.zeros(tuple(p.shape), tr.to_numpy(p).dtype)
                       for p, g in zip(params, grads)]
             flat = tr.concat_flat(arrays).astype(arrays[0].dtype, copy=False)
-            if tr.can_sum_natively(params[0].dtype):
-                import mindspore as ms
-
-                out = ms.Tensor.asnumpy(tr.allreduce_sum_native(ms.Tensor(flat), self.process_group.ms_group,
-                                                                "DistributedDataParallel all_reduce"))
+            if self._comm_hook is not None:
+                out = self._run_comm_hook(index, index == len(by_dtype) - 1, flat, params)
             else:
-                out = tr.reduce_arrays(tr.allgather_array(flat, self.process_group.ms_group, n,
-                                                          "DistributedDataParallel all_reduce"), "sum")
-            out = (out / n).astype(flat.dtype, copy=False)
+                out = (self._sum_flat(flat, params[0].dtype) / n).astype(flat.dtype, copy=False)
             offset = 0
             for p, g, a in zip(params, grads, arrays):
                 piece = out[offset:offset + a.size].reshape(a.shape)
@@ -120,7 +117,38 @@ class DistributedDataParallel(Module):
                 elif piece.any():  # used on another rank only: torch gives this rank the averaged grad too
                     p.grad = tr.from_numpy(piece, p)
 
+    def _sum_flat(self, flat: np.ndarray, dtype: Any) -> np.ndarray:
+        """The sum over the ranks of a flat gradient array."""
+        if tr.can_sum_natively(dtype):
+            import mindspore as ms
+
+            return ms.Tensor.asnumpy(tr.allreduce_sum_native(ms.Tensor(flat), self.process_group.ms_group,
+                                                             "DistributedDataParallel all_reduce"))
+        return tr.reduce_arrays(tr.allgather_array(flat, self.process_group.ms_group, self.process_group.size(),
+                                                   "DistributedDataParallel all_reduce"), "sum")
+
+    def _run_comm_hook(self, index: int, is_last: bool, flat: np.ndarray, params: List[Any]) -> np.ndarray:
+        """The registered hook's reduction of one bucket (the flat gradients of `params`), as a flat array."""
+        from mindtorch.torch import from_numpy
+
+        buffer = from_numpy(flat.copy())
+        if buffer.dtype != params[0].dtype:  # bfloat16 travels through numpy as float32
+            buffer = buffer.to(params[0].dtype)
+        state, hook = self._comm_hook
+        result = hook(state, c10d.GradBucket(index, buffer, is_last, params)).wait()
+        return tr.to_numpy(result).reshape(-1).astype(flat.dtype, copy=False)
+
     # -------------------------------------------------------------------------------------------- torch API
+    def register_comm_hook(self, state: Any, hook: Callable[[Any, Any], Any]) -> None:
+        """Reduce the gradients with `hook(state, bucket)` (a Future of the bucket's reduced flat gradient, e.g.
+        torch.distributed.algorithms.ddp_comm_hooks.default_hooks.allreduce_hook) instead of DDP's averaging.
+        What the Future holds is written into `.grad` as it is: the hook divides by the world size itself."""
+        if not callable(hook):
+            raise TypeError("Communication hook must be callable.")
+        if self._comm_hook is not None:
+            raise RuntimeError("register_comm_hook or register_builtin_comm_hook can only be called once.")
+        self._comm_hook = (state, hook)
+
     def forward(self, *inputs: Any, **kwargs: Any) -> Any:
         """`module(*inputs, **kwargs)`; arms the gradient averaging of the backward pass that follows."""
         # torch decides at forward time whether the coming backward synchronises.
