@@ -548,15 +548,16 @@ def test_storage_classes(tmp_path):
 
 
 def test_skipped_backend_specific_apis_raise_not_implemented():
-    # sparse, quantized, cudnn/miopen/mkldnn/fbgemm specifics stay unsupported, with a NotImplementedError naming
-    # the API (also an AttributeError so hasattr() is False)
+    # CSR sparse tensors, quantized, cudnn/miopen/mkldnn/fbgemm specifics stay unsupported, with a
+    # NotImplementedError naming the API (also an AttributeError so hasattr() is False); sparse COO tensors are
+    # supported (tests/test_sparse.py)
     for name in ("cudnn_convolution", "miopen_batch_norm", "mkldnn_convolution", "fbgemm_linear_fp16_weight",
-                 "quantize_per_tensor", "sparse_coo_tensor"):
+                 "quantize_per_tensor", "sparse_csr_tensor"):
         with pytest.raises(NotImplementedError, match=name):
             getattr(mt, name)
         assert not hasattr(mt, name)
-    with pytest.raises(NotImplementedError, match="to_sparse"):
-        mt.ones(2).to_sparse()
+    with pytest.raises(NotImplementedError, match="to_sparse_csr"):
+        mt.ones(2).to_sparse_csr()
 
 
 # ------------------------------------------------------------------------ more 1.12 functions and methods

@@ -36,9 +36,11 @@ from ._dtype import (  # noqa: F401
 )
 from ._ops import FUNCTIONS as _FUNCTIONS
 from ._ops import _registry as _registry
+from ._sparse_tensor import install_sparse_methods as _install_sparse_methods
 from ._tensor import Size, Tensor  # noqa: F401
 from ._tensor_str import set_printoptions  # noqa: F401
 
+_install_sparse_methods(Tensor)  # before the table's methods: the missing-API stubs skip the names it attaches
 _registry.install_methods(Tensor)
 globals().update(_FUNCTIONS)
 
@@ -64,6 +66,7 @@ from . import (  # noqa: E402,F401,I001  (after the table: these modules use the
     profiler,
     quasirandom,
     random,
+    sparse,
     special,
     storage,
     testing,
@@ -144,6 +147,7 @@ from ._settings import (  # noqa: E402,F401
     strided,
     use_deterministic_algorithms,
 )
+from ._sparse_tensor import dsmm, hsmm, hspmm, smm, sparse_coo_tensor, spmm, sspaddmm  # noqa: E402,F401
 from .amp import autocast  # noqa: E402,F401
 from .amp.autocast_mode import (  # noqa: E402,F401
     autocast_decrement_nesting,

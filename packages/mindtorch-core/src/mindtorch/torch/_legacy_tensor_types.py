@@ -15,7 +15,7 @@ class _TypedTensorMeta(type):
     def __instancecheck__(cls, obj: Any) -> bool:
         from ._tensor import Tensor
 
-        return isinstance(obj, Tensor) and obj.dtype == cls._dtype
+        return isinstance(obj, Tensor) and obj.dtype == cls._dtype and not getattr(obj, "is_sparse", False)
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
         from ._tensor import Tensor

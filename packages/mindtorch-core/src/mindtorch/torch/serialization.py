@@ -158,6 +158,10 @@ class _TorchPickler(pickle._Pickler):  # type: ignore[misc]
             self._write_global("torch", name.split(".", 1)[1])
             return
         if isinstance(obj, ms.Tensor) and not isinstance(obj, _StorageRef):
+            if getattr(obj, "is_sparse", False):  # (its data is the dense value: saving it would drop the sparsity)
+                raise NotImplementedError("torch.save of a sparse COO tensor is not supported by mindtorch: save "
+                                          "its _indices(), _values() and size and rebuild it with "
+                                          "torch.sparse_coo_tensor after loading")
             memo = self.memo.get(id(obj))
             if memo is not None:
                 self.write(self.get(memo[0]))

@@ -4,12 +4,13 @@ differentiable; sampling follows torch.manual_seed.
 Implemented: the `constraints`, `transforms` and `constraint_registry` (biject_to / transform_to) modules,
 Distribution, ExponentialFamily, Bernoulli, Beta, Binomial, Categorical, Cauchy, Chi2, ContinuousBernoulli,
 Dirichlet, Exponential, FisherSnedecor, Gamma, Geometric, Gumbel, HalfCauchy, HalfNormal, Independent, Kumaraswamy,
-LKJCholesky, Laplace, LogNormal, LogisticNormal, LogitRelaxedBernoulli, ExpRelaxedCategorical,
-LowRankMultivariateNormal, MixtureSameFamily, Multinomial, MultivariateNormal, NegativeBinomial, Normal,
-OneHotCategorical, OneHotCategoricalStraightThrough, Pareto, Poisson, RelaxedBernoulli, RelaxedOneHotCategorical,
-StudentT, TransformedDistribution, Uniform, VonMises, Weibull, and `kl_divergence` / `register_kl` with torch's
-closed forms for the pairs among them. Names torch added after 1.12 (Wishart, InverseGamma, GeneralizedPareto,
-PositiveDefiniteTransform, ...) are absent, as in torch 1.12."""
+LKJCholesky, Laplace, LogNormal, LogisticNormal, LowRankMultivariateNormal, MixtureSameFamily, Multinomial,
+MultivariateNormal, NegativeBinomial, Normal, OneHotCategorical, OneHotCategoricalStraightThrough, Pareto, Poisson,
+RelaxedBernoulli, RelaxedOneHotCategorical, StudentT, TransformedDistribution, Uniform, VonMises, Weibull, Wishart,
+and `kl_divergence` / `register_kl` with torch's closed forms for the pairs among them. As in torch 1.12,
+LogitRelaxedBernoulli and ExpRelaxedCategorical live only in their modules (relaxed_bernoulli,
+relaxed_categorical), and names torch added after 1.12 (InverseGamma, GeneralizedPareto,
+PositiveDefiniteTransform, ...) are absent."""
 from __future__ import annotations
 
 from typing import Any
@@ -49,8 +50,8 @@ from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from .pareto import Pareto
 from .poisson import Poisson
-from .relaxed_bernoulli import LogitRelaxedBernoulli, RelaxedBernoulli
-from .relaxed_categorical import ExpRelaxedCategorical, RelaxedOneHotCategorical
+from .relaxed_bernoulli import RelaxedBernoulli
+from .relaxed_categorical import RelaxedOneHotCategorical
 from .studentT import StudentT
 from .transformed_distribution import TransformedDistribution
 from .transforms import (
@@ -76,19 +77,19 @@ from .transforms import (
 from .uniform import Uniform
 from .von_mises import VonMises
 from .weibull import Weibull
+from .wishart import Wishart
 
 __all__ = [
-    "AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial", "CatTransform", "Categorical", "Cauchy",
-    "Chi2", "ComposeTransform", "CorrCholeskyTransform", "ContinuousBernoulli", "Dirichlet", "Distribution",
-    "ExpRelaxedCategorical", "ExpTransform", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma",
-    "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "IndependentTransform", "Kumaraswamy",
-    "LKJCholesky", "Laplace", "LogNormal", "LogisticNormal", "LogitRelaxedBernoulli", "LowRankMultivariateNormal",
-    "LowerCholeskyTransform", "MixtureSameFamily", "Multinomial", "MultivariateNormal", "NegativeBinomial",
-    "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "Pareto", "Poisson", "PowerTransform",
-    "RelaxedBernoulli", "RelaxedOneHotCategorical", "ReshapeTransform", "SigmoidTransform", "SoftmaxTransform",
-    "SoftplusTransform", "StackTransform", "StickBreakingTransform", "StudentT", "TanhTransform", "Transform",
-    "TransformedDistribution", "Uniform", "VonMises", "Weibull", "biject_to", "constraints", "identity_transform",
-    "kl_divergence", "register_kl", "transform_to", "transforms",
+    "AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial", "CatTransform", "Categorical", "Cauchy", "Chi2",
+    "ComposeTransform", "CorrCholeskyTransform", "ContinuousBernoulli", "Dirichlet", "Distribution", "ExpTransform",
+    "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal",
+    "Independent", "IndependentTransform", "Kumaraswamy", "LKJCholesky", "Laplace", "LogNormal", "LogisticNormal",
+    "LowRankMultivariateNormal", "LowerCholeskyTransform", "MixtureSameFamily", "Multinomial", "MultivariateNormal",
+    "NegativeBinomial", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "Pareto", "Poisson",
+    "PowerTransform", "RelaxedBernoulli", "RelaxedOneHotCategorical", "ReshapeTransform", "SigmoidTransform",
+    "SoftmaxTransform", "SoftplusTransform", "StackTransform", "StickBreakingTransform", "StudentT", "TanhTransform",
+    "Transform", "TransformedDistribution", "Uniform", "VonMises", "Weibull", "Wishart", "biject_to", "constraints",
+    "identity_transform", "kl_divergence", "register_kl", "transform_to", "transforms",
 ]
 
 

@@ -16,8 +16,11 @@ def cholesky(A: Any) -> Any:
     """Lower Cholesky factor L of symmetric positive-definite `A` (..., n, n), with A = L @ L.mT.
 
     Raises torch's error when a leading minor is not positive-definite."""
-    # factorise the symmetric part: the gradient then comes out symmetric, as torch's cholesky backward gives it
-    A = 0.5 * (A + A.mT)
+    # torch's Cholesky reads only the lower triangle (an asymmetric A gives the factor of the matrix mirrored from
+    # it) and its backward returns a symmetric gradient: the value comes from the mirrored lower triangle, the
+    # gradient flows through the symmetric part (the two are equal for symmetric A)
+    sym = 0.5 * (A + A.mT)
+    A = sym + (A.tril() + A.tril(-1).mT - sym).detach()
     n = A.shape[-1]
     rows = torch.arange(n)
     cols = []

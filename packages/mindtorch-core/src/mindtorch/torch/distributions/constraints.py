@@ -269,8 +269,9 @@ class _LowerCholesky(Constraint):
     event_dim = 2
 
     def check(self, value: Any) -> Any:
+        lower_triangular = _all_last_two(value.tril() == value)  # first, as torch: tril's error for a vector
         positive_diagonal = (value.diagonal(dim1=-2, dim2=-1) > 0).all(-1)
-        return _all_last_two(value.tril() == value) & positive_diagonal
+        return lower_triangular & positive_diagonal
 
 
 class _CorrCholesky(Constraint):
@@ -285,7 +286,6 @@ class _CorrCholesky(Constraint):
         return _LowerCholesky().check(value) & unit_row_norm
 
 
-# square, symmetric and positive_semidefinite come from torch 1.13 (kept: they change no 1.12 behaviour)
 class _Square(Constraint):
     event_dim = 2
 
@@ -309,14 +309,15 @@ class _PositiveSemidefinite(_Symmetric):
         return torch.linalg.eigvalsh(value).ge(0).all(-1)
 
 
-class _PositiveDefinite(Constraint):
-    """Positive-definite matrices. As torch 1.12 (a Cholesky test), only the lower triangle is read: the matrix
-    is assumed symmetric (torch 1.13+ also checks symmetry)."""
-
-    event_dim = 2
+class _PositiveDefinite(_Symmetric):
+    """Symmetric positive-definite matrices: torch 1.12 checks symmetry first (a non-symmetric matrix fails even
+    when its lower triangle is positive-definite), then a Cholesky test."""
 
     def check(self, value: Any) -> Any:
-        return torch.linalg.eigvalsh(value).gt(0).all(-1)  # eigvalsh reads the lower triangle, like cholesky
+        sym_check = super().check(value)
+        if not bool(sym_check.all()):
+            return sym_check
+        return torch.linalg.cholesky_ex(value).info.eq(0)
 
 
 class _Cat(Constraint):

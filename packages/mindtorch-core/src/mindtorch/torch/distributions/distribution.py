@@ -23,7 +23,6 @@ class Distribution:
 
     has_rsample = False
     has_enumerate_support = False
-    arg_constraints: Dict[str, constraints.Constraint] = {}
 
     @staticmethod
     def set_default_validate_args(value: bool) -> None:
@@ -39,7 +38,14 @@ class Distribution:
         if validate_args is not None:
             self._validate_args = validate_args
         if self._validate_args:
-            for param, constraint in self.arg_constraints.items():
+            try:
+                arg_constraints = self.arg_constraints
+            except NotImplementedError:
+                arg_constraints = {}
+                warnings.warn(f"{self.__class__} does not define `arg_constraints`. Please set "
+                              "`arg_constraints = {}` or initialize the distribution with `validate_args=False` to "
+                              "turn off validation.")
+            for param, constraint in arg_constraints.items():
                 if constraints.is_dependent(constraint):
                     continue  # cannot be checked (depends on other parameters)
                 if param not in self.__dict__ and isinstance(getattr(type(self), param, None), lazy_property):
@@ -49,6 +55,12 @@ class Distribution:
                     raise ValueError(f"Expected parameter {param} ({type(value).__name__} of shape "
                                      f"{tuple(value.shape)}) of distribution {self!r} to satisfy the constraint "
                                      f"{constraint!r}, but found invalid values:\n{value}")
+
+    @property
+    def arg_constraints(self) -> Dict[str, constraints.Constraint]:
+        """Parameter name -> the constraint it must satisfy; every distribution defines it (as torch, the base
+        class raises, and validation then warns and checks nothing)."""
+        raise NotImplementedError
 
     # an instance without its own flag (made by expand's __new__) falls back to the global default
     @property
@@ -63,12 +75,20 @@ class Distribution:
         """A view of this distribution with a larger `batch_shape` (parameters are expanded, not copied).
 
         Parameters (tensors named in the `arg_constraints` of the class or its bases) keep their trailing
-        non-batch dims;
-        other attributes are shared. Distributions built on an inner distribution extend this."""
-        new = self._get_checked_instance(type(self), _instance)
+        non-batch dims; other attributes are shared. Distributions built on an inner distribution extend this.
+
+        torch gives each distribution class its own expand, which checks the instance against that class (a
+        subclass with a custom __init__ must define its own expand); this one expand stands for the nearest class
+        of this package in the instance's MRO, and raises like torch's abstract bases for those."""
+        cls = next(c for c in type(self).__mro__ if c.__module__.startswith(__package__ + "."))
+        if cls.__name__ in ("Distribution", "ExponentialFamily"):
+            raise NotImplementedError
+        new = self._get_checked_instance(cls, _instance)
         batch_shape = torch.Size(batch_shape)
         n_old = len(self._batch_shape)
-        params = {name for cls in type(self).__mro__ for name in getattr(cls, "arg_constraints", {})}
+        # the class dicts (not the instance's): a subclass such as Chi2 names other parameters than its base
+        params = {name for c in type(self).__mro__ if isinstance(c.__dict__.get("arg_constraints"), dict)
+                  for name in c.__dict__["arg_constraints"]}
         for name, value in self.__dict__.items():
             if name in params and isinstance(value, torch.Tensor):
                 value = value.expand(batch_shape + value.shape[n_old:])
@@ -162,7 +182,7 @@ class Distribution:
         try:
             support = self.support
         except NotImplementedError:
-            warnings.warn(f"{type(self).__name__} does not define `support` to enable sample validation. Please "
+            warnings.warn(f"{self.__class__} does not define `support` to enable sample validation. Please "
                           "initialize the distribution with `validate_args=False` to turn off validation.")
             return
         if not bool(support.check(value).all()):

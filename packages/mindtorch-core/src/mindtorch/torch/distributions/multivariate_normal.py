@@ -36,8 +36,8 @@ class MultivariateNormal(Distribution):
             if matrix is None:
                 continue
             if matrix.dim() < 2:
-                raise ValueError(f"{name} matrix must be at least two-dimensional, with optional leading batch "
-                                 "dimensions")
+                what = "scale_tril matrix" if name == "scale_tril" else name  # torch's wording differs just there
+                raise ValueError(f"{what} must be at least two-dimensional, with optional leading batch dimensions")
             batch_shape = torch.broadcast_shapes(matrix.shape[:-2], loc.shape[:-1])
             setattr(self, name, matrix.expand(batch_shape + (-1, -1)))
         self.loc = loc.expand(batch_shape + (-1,))

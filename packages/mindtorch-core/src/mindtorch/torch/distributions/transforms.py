@@ -381,8 +381,8 @@ def _reshape_event(shape: Any, from_shape: Any, to_shape: Any) -> Any:
     if len(shape) < len(from_shape):
         raise ValueError("Too few dimensions on input")
     cut = len(shape) - len(from_shape)
-    if torch.Size(shape[cut:]) != from_shape:
-        raise ValueError(f"Shape mismatch: expected {torch.Size(shape[cut:])} but got {from_shape}")
+    if shape[cut:] != from_shape:  # as torch, the message shows the given shape's slice (a tuple stays a tuple)
+        raise ValueError(f"Shape mismatch: expected {shape[cut:]} but got {from_shape}")
     return torch.Size(shape[:cut]) + to_shape
 
 
