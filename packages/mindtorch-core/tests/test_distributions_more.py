@@ -454,12 +454,11 @@ def test_constraint_check_matches_torch(reftorch, name):
 
 def test_matrix_constraints_match_torch(reftorch):
     mats = np.stack([COV[0], TRIL[0], -COV[1], np.array([[1.0, 2.0, 0], [0, 1, 0], [0, 0, 1]], np.float32)])
-    # torch 1.12's positive_definite reads only the lower triangle (a Cholesky test); 1.13+ first checks symmetry
-    # (its implementation was torch.linalg.cholesky_ex(value).info.eq(0), reproduced here as the reference)
+    # positive_definite checks symmetry first (torch 1.11 on, PR #68720), then a Cholesky factorisation
     mats_pd = np.concatenate([mats, np.array([[[2.0, 5.0, 0], [0, 2, 0], [0, 0, 2]]], np.float32)])
     pd = torch.distributions.constraints.positive_definite
-    assert_same(pd.check(torch.tensor(mats_pd)), reftorch.linalg.cholesky_ex(reftorch.tensor(mats_pd)).info.eq(0))
-    assert bool(pd.check(torch.tensor(mats_pd))[-1])  # not symmetric, yet positive-definite for 1.12
+    assert_same(pd.check(torch.tensor(mats_pd)), reftorch.distributions.constraints.positive_definite.check(
+        reftorch.tensor(mats_pd)))
     assert pd.event_dim == 2 and repr(pd) == "PositiveDefinite()"
     for name in ("lower_cholesky", "lower_triangular", "symmetric", "square", "positive_semidefinite"):
         mine = getattr(torch.distributions.constraints, name)

@@ -95,3 +95,23 @@ def test_missing_distribution_names_the_package_to_install():
             assert f"IMPORTED mindtorch.{alias}" in r.stdout, r.stderr
         else:
             assert "MNF:" in r.stdout and f"pip install {dist}" in r.stdout, r.stdout + r.stderr
+
+
+def test_torch_distributed_submodules_come_from_mindtorch_distributed():
+    """`import torch.distributed.algorithms.ddp_comm_hooks.default_hooks` (and `.run`): the forward module
+    torch.distributed lives in core, its submodules in mindtorch-distributed."""
+    import pytest
+
+    pytest.importorskip("mindtorch.distributed")
+    r = _run("""
+        from mindtorch.tools import mstorch_enable
+        import torch.distributed.algorithms.ddp_comm_hooks.default_hooks as h
+        import mindtorch.distributed.algorithms.ddp_comm_hooks.default_hooks as m
+        assert h is m and callable(h.allreduce_hook)
+        from torch.distributed import run
+        import mindtorch.distributed.run
+        assert run is mindtorch.distributed.run
+        print("ok")
+    """)
+    assert r.returncode == 0, r.stderr
+    assert "ok" in r.stdout

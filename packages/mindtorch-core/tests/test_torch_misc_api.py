@@ -301,3 +301,25 @@ def test_cumulative_trapezoid(reftorch):
     assert_same(g[0], g[1])
     with pytest.raises(TypeError):
         torch.cumulative_trapezoid(torch.tensor(y), 0.5)
+
+
+def test_futures_complete_once_and_chain():
+    """torch.futures.Future: wait() blocks until set_result (from another thread here), then() chains, exceptions
+    travel to wait(); torch.jit.fork hands out completed ones."""
+    import threading
+
+    fut = torch.futures.Future()
+    chained = fut.then(lambda f: f.value() * 2)
+    assert not fut.done() and not chained.done()
+    threading.Timer(0.05, fut.set_result, (21,)).start()
+    assert fut.wait() == 21 and chained.wait() == 42
+    with pytest.raises(RuntimeError, match="only be marked completed once"):
+        fut.set_result(1)
+    bad = torch.futures.Future()
+    bad.set_exception(ValueError("boom"))
+    with pytest.raises(ValueError, match="boom"):
+        bad.wait()
+    assert torch.jit.Future is torch.futures.Future
+    forked = torch.jit.fork(lambda: 3)
+    assert torch.futures.wait_all([forked]) == [3]
+    assert [f.value() for f in torch.futures.collect_all([forked]).wait()] == [3]

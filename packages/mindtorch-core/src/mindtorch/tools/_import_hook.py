@@ -22,7 +22,16 @@ ALIASES = {
 }
 
 
+# submodules that live in another distribution than their parent's alias: `torch.distributed` itself is
+# mindtorch-core's lazy forward, its submodules (`torch.distributed.algorithms.ddp_comm_hooks`, `.run`) are
+# mindtorch-distributed's modules
+SUBMODULE_ALIASES = {"torch.distributed.": "mindtorch.distributed."}
+
+
 def _target(fullname: str) -> Optional[str]:
+    for prefix, base in SUBMODULE_ALIASES.items():
+        if fullname.startswith(prefix):
+            return base + fullname[len(prefix):]
     top, _, rest = fullname.partition(".")
     if top not in ALIASES:
         return None

@@ -56,6 +56,7 @@ from . import (  # noqa: E402,F401,I001  (after the table: these modules use the
     distributions,
     fft,
     functional,
+    futures,
     hub,
     linalg,
     multiprocessing,

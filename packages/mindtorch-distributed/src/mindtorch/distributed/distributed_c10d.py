@@ -213,36 +213,17 @@ class Work:
     def synchronize(self) -> None:
         return None
 
-    def get_future(self) -> Future:
+    def get_future(self) -> Any:
         """A completed Future whose value is the list of the collective's output tensors (torch's)."""
-        return Future(self._result)
+        return _completed_future(self._result)
 
 
-class Future:
-    """torch.futures.Future as the collectives here produce it: completed when created (every call blocks), so
-    wait() and value() return at once and then() runs its callback now. `Future()` then `set_result(v)` (what
-    communication hooks do to skip communication) works too."""
+def _completed_future(value: Any) -> Any:
+    """A completed torch.futures.Future of `value` (imported here: the launcher imports this package without
+    mindtorch.torch)."""
+    from mindtorch.torch.futures import Future
 
-    def __init__(self, value: Any = None) -> None:
-        self._value = value
-
-    def wait(self) -> Any:
-        return self._value
-
-    def value(self) -> Any:
-        return self._value
-
-    def done(self) -> bool:
-        return True
-
-    def set_result(self, result: Any) -> None:
-        self._value = result
-
-    def then(self, callback: Any) -> "Future":
-        return Future(callback(self))
-
-    def add_done_callback(self, callback: Any) -> None:
-        callback(self)
+    return Future.completed(value)
 
 
 class GradBucket:
@@ -786,7 +767,7 @@ def _deprecated_coalesced(fn: str) -> None:
 
 
 def all_reduce_coalesced(tensors: List[Any], op: Any = ReduceOp.SUM, group: Optional[ProcessGroup] = None,
-                         async_op: bool = False) -> Optional["Future"]:
+                         async_op: bool = False) -> Optional[Any]:
     """all_reduce of several tensors (one dtype) in one transfer (torch 1.12, deprecated there).
     With async_op=True, returns a completed Future of the tensors, as torch does."""
     _deprecated_coalesced("all_reduce_coalesced")
@@ -805,7 +786,7 @@ def all_reduce_coalesced(tensors: List[Any], op: Any = ReduceOp.SUM, group: Opti
         for t, a in zip(tensors, arrays):
             _write(t, out[offset:offset + a.size])
             offset += a.size
-    return Future(list(tensors)) if async_op else None
+    return _completed_future(list(tensors)) if async_op else None
 
 
 def broadcast(tensor: Any, src: int, group: Optional[ProcessGroup] = None, async_op: bool = False) -> Optional[Work]:
@@ -841,7 +822,7 @@ def all_gather(tensor_list: List[Any], tensor: Any, group: Optional[ProcessGroup
 
 
 def all_gather_coalesced(output_tensor_lists: List[List[Any]], input_tensor_list: List[Any],
-                         group: Optional[ProcessGroup] = None, async_op: bool = False) -> Optional["Future"]:
+                         group: Optional[ProcessGroup] = None, async_op: bool = False) -> Optional[Any]:
     """output_tensor_lists[i][j] <- rank i's input_tensor_list[j], in one transfer (torch 1.12, deprecated
     there). With async_op=True, returns a completed Future of the output lists, as torch does."""
     _deprecated_coalesced("all_gather_coalesced")
@@ -872,7 +853,7 @@ def all_gather_coalesced(output_tensor_lists: List[List[Any]], input_tensor_list
             for t, a in zip(outputs, arrays):
                 _write(t, row[offset:offset + a.size])
                 offset += a.size
-    return Future(output_tensor_lists) if async_op else None
+    return _completed_future(output_tensor_lists) if async_op else None
 
 
 def all_gather_into_tensor(output_tensor: Any, input_tensor: Any, group: Optional[ProcessGroup] = None,

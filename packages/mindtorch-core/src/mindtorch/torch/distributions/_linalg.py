@@ -1,9 +1,9 @@
-"""Differentiable small-matrix linear algebra for MultivariateNormal and its KL.
+"""Differentiable small-matrix linear algebra for MultivariateNormal, LowRankMultivariateNormal, Wishart and KL.
 
-mindtorch's `torch.linalg` runs on the host with numpy and records no autograd history, and MindSpore 2.10 has
-no CPU kernel for the Cholesky gradient; so the Cholesky factorisation and triangular solves used by the
+mindtorch's `torch.linalg` runs on the host with numpy (its gradients are recorded host ops), and MindSpore 2.10
+has no CPU kernel for the Cholesky gradient; so the Cholesky factorisation and triangular solves used by the
 distributions are written here with differentiable elementwise ops, one row/column per step (event sizes of
-distributions are small, so the O(n) loop of batched ops is cheap and gives exact gradients).
+distributions are small, so the O(n) loop of batched ops is cheap and gives exact gradients of any order).
 """
 from __future__ import annotations
 

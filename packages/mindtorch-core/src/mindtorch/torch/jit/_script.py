@@ -14,6 +14,7 @@ import typing
 from typing import Any, Callable, Optional, TypeVar
 
 from .._logging import get_logger, warn_once
+from ..futures import Future  # torch.jit.Future is torch.futures.Future
 
 __all__ = [
     "script", "trace", "trace_module", "compile", "freeze", "optimize_for_inference", "ignore", "unused", "export",
@@ -186,25 +187,9 @@ def load(f: Any, map_location: Any = None, _extra_files: Any = None) -> Any:
                               "with torch.load(path) into the model built in Python.")
 
 
-class Future:
-    """torch.jit.Future as returned by fork: already completed (fork runs eagerly)."""
-
-    def __init__(self, value: Any) -> None:
-        self._value = value
-
-    def wait(self) -> Any:
-        return self._value
-
-    def done(self) -> bool:
-        return True
-
-    def value(self) -> Any:
-        return self._value
-
-
 def fork(func: Callable, *args: Any, **kwargs: Any) -> Future:
     """torch.jit.fork: runs `func` now and returns a completed Future."""
-    return Future(func(*args, **kwargs))
+    return Future.completed(func(*args, **kwargs))
 
 
 def wait(future: Future) -> Any:
