@@ -3,6 +3,7 @@
 `is_available()` returns False, as torch's does when built without distributed support."""
 from __future__ import annotations
 
+import importlib
 from typing import Any, List
 
 _MISSING = ("torch.distributed needs the mindtorch-distributed package: pip install mindtorch-distributed")
@@ -28,7 +29,17 @@ def is_available() -> bool:
 def __getattr__(name: str) -> Any:
     if name.startswith("__"):
         raise AttributeError(name)
-    return getattr(_impl(), name)
+    impl = _impl()
+    try:
+        return getattr(impl, name)
+    except AttributeError:
+        # a submodule not imported yet (`from torch.distributed import run`, `torch.distributed.elastic`)
+        try:
+            return importlib.import_module(f"{impl.__name__}.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"{impl.__name__}.{name}":
+                raise
+        raise
 
 
 def __dir__() -> List[str]:
