@@ -469,3 +469,17 @@ def test_out_resize_checks_the_cast_and_warns(reftorch):
         assert tuple(o.shape) == (3,) and any("was resized" in str(x.message) for x in w)
         with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
             T.sqrt(T.ones(3) * 2, out=T.zeros(0, dtype=T.int64))
+
+
+def test_bfloat16_retry_in_float32_keeps_the_graph(reftorch):
+    """An op without a bfloat16 CPU kernel runs once more in float32; MindSpore turns the tape's recording off when
+    the first attempt raises, so the retry re-arms it (a bfloat16 scatter_add lost its gradient)."""
+    out = []
+    for T in (torch, reftorch):
+        x = T.tensor(np.arange(8.0).reshape(2, 4)).to(T.bfloat16).requires_grad_()
+        y = T.zeros(3, 4, dtype=T.bfloat16).scatter_add(0, T.tensor([[0, 1, 2, 0], [2, 2, 0, 1]]), x * 1)
+        assert y.requires_grad and y.dtype == T.bfloat16
+        (y.float() * T.arange(12.0).reshape(3, 4)).sum().backward()
+        out.append((y, x.grad))
+    for mine, ref in zip(*out):
+        assert_same(mine, ref)

@@ -95,6 +95,7 @@ def _measure(op: str, chosen: Dict[Hashable, str], signature: Hashable,
                 with no_grad():
                     thunk()
             except (RuntimeError, TypeError, ValueError):  # e.g. no kernel for this dtype: not a candidate here
+                _ms.set_recording_flag(True)  # (MindSpore turns the tape's recording off when an op raises)
                 continue
         _sync()
         timings.append((time.perf_counter() - t0, name))

@@ -437,6 +437,9 @@ def retry_bf16_in_float32(name: str, impl: Callable, args: tuple, kwargs: dict, 
     if (name in _MUTATES_ARGUMENT or not any(h in msg for h in _DTYPE_ERROR_HINTS)
             or not (any(_has_bf16(a) for a in args) or any(_has_bf16(v) for v in kwargs.values()))):
         raise translate_error(name, e) from e
+    # MindSpore switches the tape's recording flag off when an op raises (measured on 2.10): re-armed, or the
+    # float32 run would not be recorded (a bfloat16 scatter_add silently lost its gradient)
+    _set_recording(True)
     try:
         res = impl(*[_upcast_bf16(a) for a in args], **{k: _upcast_bf16(v) for k, v in kwargs.items()})
     except _MS_ERRORS:
