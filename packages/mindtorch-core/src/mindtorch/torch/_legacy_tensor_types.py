@@ -30,16 +30,12 @@ def _make(name: str, dtype: Any) -> type:
                                        "__module__": "torch", "dtype": dtype, "is_cuda": False})
 
 
-FloatTensor = _make("FloatTensor", D.float32)
-DoubleTensor = _make("DoubleTensor", D.float64)
-HalfTensor = _make("HalfTensor", D.float16)
-BFloat16Tensor = _make("BFloat16Tensor", D.bfloat16)
-LongTensor = _make("LongTensor", D.int64)
-IntTensor = _make("IntTensor", D.int32)
-ShortTensor = _make("ShortTensor", D.int16)
-CharTensor = _make("CharTensor", D.int8)
-ByteTensor = _make("ByteTensor", D.uint8)
-BoolTensor = _make("BoolTensor", D.bool)
+# torch's legacy tensor type names (torch.FloatTensor, torch.sparse.FloatTensor, ...) and their dtypes
+TYPE_DTYPES = {"FloatTensor": D.float32, "DoubleTensor": D.float64, "HalfTensor": D.float16,
+               "BFloat16Tensor": D.bfloat16, "LongTensor": D.int64, "IntTensor": D.int32, "ShortTensor": D.int16,
+               "CharTensor": D.int8, "ByteTensor": D.uint8, "BoolTensor": D.bool}
+FloatTensor, DoubleTensor, HalfTensor, BFloat16Tensor, LongTensor, IntTensor, ShortTensor, CharTensor, ByteTensor, \
+    BoolTensor = (_make(name, dtype) for name, dtype in TYPE_DTYPES.items())
 
 
 def typename(obj: Any) -> str:

@@ -12,6 +12,7 @@ import mindspore as ms
 import numpy as np
 
 from . import _dtype as D
+from ._legacy_tensor_types import TYPE_DTYPES
 from ._ops._args import shape_args, wrap_dim
 from ._sparse_tensor import (
     SparseCOOTensor,
@@ -133,16 +134,8 @@ def _make(name: str, dtype: Any) -> type:
                                       "is_sparse": True})
 
 
-FloatTensor = _make("FloatTensor", D.float32)
-DoubleTensor = _make("DoubleTensor", D.float64)
-HalfTensor = _make("HalfTensor", D.float16)
-BFloat16Tensor = _make("BFloat16Tensor", D.bfloat16)
-LongTensor = _make("LongTensor", D.int64)
-IntTensor = _make("IntTensor", D.int32)
-ShortTensor = _make("ShortTensor", D.int16)
-CharTensor = _make("CharTensor", D.int8)
-ByteTensor = _make("ByteTensor", D.uint8)
-BoolTensor = _make("BoolTensor", D.bool)
+FloatTensor, DoubleTensor, HalfTensor, BFloat16Tensor, LongTensor, IntTensor, ShortTensor, CharTensor, ByteTensor, \
+    BoolTensor = (_make(name, dtype) for name, dtype in TYPE_DTYPES.items())
 
 
 def __getattr__(name: str) -> Any:

@@ -77,3 +77,13 @@ def precision_to_scale_tril(P: Any) -> Any:
     Lf = cholesky(torch.flip(P, (-2, -1)))
     L_inv = torch.transpose(torch.flip(Lf, (-2, -1)), -2, -1)
     return solve_lower(L_inv, eye_like(L_inv))
+
+
+def scale_tril_of(scale_tril: Any, covariance_matrix: Any, precision_matrix: Any) -> Any:
+    """The lower Cholesky factor of the covariance given by whichever of the three parametrisations is not None
+    (MultivariateNormal's and Wishart's `_unbroadcasted_scale_tril`)."""
+    if scale_tril is not None:
+        return scale_tril
+    if covariance_matrix is not None:
+        return cholesky(covariance_matrix)
+    return precision_to_scale_tril(precision_matrix)

@@ -42,12 +42,7 @@ class MultivariateNormal(Distribution):
             setattr(self, name, matrix.expand(batch_shape + (-1, -1)))
         self.loc = loc.expand(batch_shape + (-1,))
         super().__init__(batch_shape, self.loc.shape[-1:], validate_args=validate_args)
-        if scale_tril is not None:
-            self._unbroadcasted_scale_tril = scale_tril
-        elif covariance_matrix is not None:
-            self._unbroadcasted_scale_tril = _linalg.cholesky(covariance_matrix)
-        else:
-            self._unbroadcasted_scale_tril = _linalg.precision_to_scale_tril(precision_matrix)
+        self._unbroadcasted_scale_tril = _linalg.scale_tril_of(scale_tril, covariance_matrix, precision_matrix)
 
     @lazy_property
     def scale_tril(self) -> Any:

@@ -71,12 +71,7 @@ class Wishart(ExponentialFamily):
             warnings.warn("Low df values detected. Singular samples are highly likely to occur for ndim - 1 < df < "
                           "ndim.")
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
-        if scale_tril is not None:
-            self._unbroadcasted_scale_tril = scale_tril
-        elif covariance_matrix is not None:
-            self._unbroadcasted_scale_tril = _linalg.cholesky(covariance_matrix)
-        else:
-            self._unbroadcasted_scale_tril = _linalg.precision_to_scale_tril(precision_matrix)
+        self._unbroadcasted_scale_tril = _linalg.scale_tril_of(scale_tril, covariance_matrix, precision_matrix)
         self._dist_chi2 = self._bartlett_chi2()
 
     def _bartlett_chi2(self) -> Chi2:
