@@ -838,3 +838,18 @@ def test_parameter_names_follow_paths_after_container_edits_without_a_call():
     names = [p.name for p in net.parameters()]
     assert names == [n for n, _ in net.named_parameters()]
     ms.nn.SGD(net.trainable_params(), learning_rate=0.1)  # MindSpore refuses duplicate parameter names
+
+
+def test_parameter_data_of_another_shape_trains(reftorch):
+    """`p.data = t` with another shape (a resized embedding or head): Linear/Conv2d/Embedding backward give the new
+    shape's gradients (MindSpore kept the old shape for its custom-node gradient check)."""
+    out = []
+    for T in (torch, reftorch):
+        lin, conv, emb = T.nn.Linear(2, 5), T.nn.Conv2d(1, 2, 3), T.nn.Embedding(5, 3)
+        lin.weight.data, lin.bias.data = T.ones(3, 4), T.zeros(3)
+        conv.weight.data, conv.bias.data = T.ones(4, 1, 3, 3), T.zeros(4)
+        emb.weight.data = T.ones(10, 3)
+        (lin(T.ones(2, 4)).sum() + conv(T.ones(1, 1, 5, 5)).sum() + emb(T.tensor([7, 7, 9])).sum()).backward()
+        out.append([lin.weight.grad, lin.bias.grad, conv.weight.grad, conv.bias.grad, emb.weight.grad])
+    for mine, ref in zip(*out):
+        assert_same(mine, ref)

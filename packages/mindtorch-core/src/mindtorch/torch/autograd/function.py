@@ -99,6 +99,9 @@ class Function(_ms.MsFunction):
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         _ms.enable_grad_recording()
+        if any("_mt_stale_grad_shape" in getattr(a, "__dict__", ()) for a in args):  # (see nn.parameter.replace_data)
+            args = tuple(ms.ops.mul(a, 1) if "_mt_stale_grad_shape" in getattr(a, "__dict__", ()) else a
+                         for a in args)
         out = _wrap_out(super().apply(*args, **kwargs))
         for t in out if isinstance(out, (tuple, list)) else (out,):
             if isinstance(t, _MsTensor) and t._requires_grad:

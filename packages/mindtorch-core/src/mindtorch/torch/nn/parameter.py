@@ -68,6 +68,11 @@ def replace_data(dst: Any, value: Any) -> None:
                             (ms.float16 if dst.dtype == ms.float32 else ms.float32))
         if dst.dtype != value.dtype:
             _TensorPy.set_dtype(dst, value.dtype)
+        if dst._requires_grad:
+            # MindSpore also keeps the shape a parameter had when it first required grad for the gradient check of
+            # custom autograd nodes ("grad tensor should be broadcast to expected shape ... {old shape}"), with no
+            # way to refresh it: autograd.Function feeds such a parameter through a recorded identity (`Function.apply`)
+            dst.__dict__["_mt_stale_grad_shape"] = True
     _TensorPy.assign_value_cpp(dst, value)
 
 
