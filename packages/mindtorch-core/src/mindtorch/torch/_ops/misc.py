@@ -123,7 +123,12 @@ def unique(input: Any, sorted: bool = True, return_inverse: bool = False, return
         inv = inv.reshape(arr.shape)
     else:
         d = wrap_dim(dim, arr.ndim)
-        vals, inv, cnt = np.unique(arr, return_inverse=True, return_counts=True, axis=d)
+        if arr.size == 0 and arr.shape[d]:
+            raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+        if arr.size == 0:  # (numpy cannot reshape an empty array to (0, -1))
+            vals, inv, cnt = arr, np.zeros(0, np.int64), np.zeros(0, np.int64)
+        else:
+            vals, inv, cnt = np.unique(arr, return_inverse=True, return_counts=True, axis=d)
         inv = inv.reshape(-1)
     out = [_to_ms(vals, input.dtype)]
     if return_inverse:
@@ -149,7 +154,9 @@ def unique_consecutive(input: Any, return_inverse: bool = False, return_counts: 
         cnt = np.diff(np.append(np.nonzero(keep)[0], flat.size))
     else:
         d = wrap_dim(dim, arr.ndim)
-        moved = np.moveaxis(arr, d, 0).reshape(arr.shape[d], -1)
+        if arr.size == 0 and arr.shape[d]:
+            raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+        moved = np.moveaxis(arr, d, 0).reshape(arr.shape[d], int(np.prod(np.delete(arr.shape, d))))
         keep = np.concatenate([[True], np.any(moved[1:] != moved[:-1], axis=1)]) if moved.shape[0] else \
             np.zeros(0, bool)
         vals = np.compress(keep, arr, axis=d)

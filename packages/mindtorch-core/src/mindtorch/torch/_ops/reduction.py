@@ -580,6 +580,9 @@ def mode(input: Any, dim: int = -1, keepdim: builtins.bool = False) -> Any:
     kernel gives. Computed in numpy: MindSpore 2.10 has no mode kernel (the result carries no gradient)."""
     arr = input.asnumpy()
     d = wrap_dim(dim, arr.ndim)
+    empty = _empty_reduction(input, (d,), builtins.bool(keepdim), "mode") if arr.ndim else None
+    if empty is not None:
+        return return_types.mode(empty, _cast(empty, D.int64))
     a = arr.reshape(1) if arr.ndim == 0 else arr
     moved = np.moveaxis(a, d, -1)
     flat = moved.reshape(-1, moved.shape[-1])
