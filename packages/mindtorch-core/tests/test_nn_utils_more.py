@@ -618,3 +618,41 @@ def test_parametrizations_spectral_norm_matches_torch(reftorch, kind):
     assert_same(mine.weight, ref.weight, rtol=1e-4, atol=1e-6)
     with pytest.raises(ValueError, match="has no parameter or buffer with name 'nope'"):
         nn.utils.parametrizations.spectral_norm(nn.Linear(2, 2), "nope")
+
+
+@pytest.mark.parametrize("shape,omap,triv", [((4, 4), None, True), ((4, 4), "cayley", True),
+                                             ((3, 5), "householder", False), ((4, 4), "householder", False),
+                                             ((4, 4), "matrix_exp", False), ((2, 4, 4), None, True)])
+def test_orthogonal_parametrization_matches_torch(reftorch, shape, omap, triv):
+    """parametrizations.orthogonal: the same orthogonal weight and gradient w.r.t. `original` as torch's from the
+    same initial weight (the square and no-trivialization cases are deterministic)."""
+    w = np.random.default_rng(0).standard_normal(shape)
+    outs = []
+    for T in (torch, reftorch):
+        m = T.nn.Module()
+        m.weight = T.nn.Parameter(T.tensor(w))
+        T.nn.utils.parametrizations.orthogonal(m, orthogonal_map=omap, use_trivialization=triv)
+        W = m.weight
+        (W * T.arange(W.numel(), dtype=W.dtype).reshape(W.shape)).sum().backward()
+        outs.append((W, m.parametrizations.weight.original.grad, sorted(m.state_dict())))
+    assert_same(outs[0][0], outs[1][0], rtol=1e-10, atol=1e-12)
+    assert_same(outs[0][1], outs[1][1], rtol=1e-9, atol=1e-11)
+    assert outs[0][2] == outs[1][2]
+
+
+def test_orthogonal_tall_assignment_and_errors(reftorch):
+    lin = torch.nn.utils.parametrizations.orthogonal(torch.nn.Linear(3, 5))  # (5, 3): householder, trivialized
+    W = lin.weight.detach().numpy()
+    np.testing.assert_allclose(W.T @ W, np.eye(3), atol=1e-5)
+    q = np.linalg.qr(np.random.default_rng(1).standard_normal((5, 3)))[0].astype(np.float32)
+    lin.weight = torch.tensor(q)  # right_inverse: the new base
+    np.testing.assert_allclose(lin.weight.detach().numpy(), q, atol=1e-5)
+    for T in (torch, reftorch):
+        with pytest.raises(ValueError, match="Expected a matrix or batch of matrices"):
+            T.nn.utils.parametrizations.orthogonal(T.nn.Linear(3, 3), name="bias")
+        with pytest.raises(ValueError, match="orthogonal_map has to be one of"):
+            T.nn.utils.parametrizations.orthogonal(T.nn.Linear(3, 3), orthogonal_map="qr")
+        m = T.nn.utils.parametrizations.orthogonal(T.nn.Linear(3, 3), orthogonal_map="cayley",
+                                                   use_trivialization=False)
+        with pytest.raises(NotImplementedError, match="not possible to assign"):
+            m.weight = T.eye(3)
