@@ -581,10 +581,29 @@ def test_swa_custom_avg_fn_schedules_and_no_bn(reftorch):
         swa_utils.SWALR(opt, swa_lr=[0.1, 0.2])
 
 
-def test_sparse_adam_raises_with_the_way_out():
-    assert issubclass(torch.optim.SparseAdam, torch.optim.Optimizer)
-    with pytest.raises(NotImplementedError, match="SparseAdam.*no sparse gradients.*torch.optim.Adam"):
-        torch.optim.SparseAdam(nn.Linear(2, 2).parameters())
+@pytest.mark.parametrize("maximize", [False, True])
+def test_sparse_adam_updates_only_the_looked_up_rows(reftorch, maximize):
+    """SparseAdam on an nn.Embedding(sparse=True): torch's lazy Adam (rows a step's gradient holds), the same
+    weights and state as torch's after a few steps (mindtorch's embedding gradient is dense: its non-zero rows)."""
+    w0 = np.random.default_rng(0).standard_normal((10, 4)).astype(np.float32)
+    res = []
+    for T in (torch, reftorch):
+        emb = T.nn.Embedding(10, 4, sparse=True)
+        with T.no_grad():
+            emb.weight.copy_(T.tensor(w0))
+        opt = T.optim.SparseAdam(emb.parameters(), lr=0.1, maximize=maximize)
+        for step, ids in enumerate(([[1, 2, 2], [5, 1, 7]], [[3, 3, 1]], [[9, 0, 2]])):
+            opt.zero_grad()
+            (emb(T.tensor(ids)) ** 2 * (step + 1)).sum().backward()
+            opt.step()
+        st = opt.state[emb.weight]
+        res.append((emb.weight.detach(), st["exp_avg"], st["exp_avg_sq"], int(st["step"])))
+    for mine, ref in zip(res[0][:3], res[1][:3]):
+        assert_same(mine, ref, rtol=1e-5, atol=1e-6)
+    assert res[0][3] == res[1][3] == 3
+    for T in (torch, reftorch):
+        with pytest.raises(ValueError, match="Invalid learning rate"):
+            T.optim.SparseAdam(T.nn.Linear(2, 2).parameters(), lr=-1)
 
 
 # ------------------------------------------------------------------------------- parametrizations.spectral_norm
