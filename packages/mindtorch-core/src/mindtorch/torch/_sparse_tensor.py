@@ -14,8 +14,8 @@ Next to the data it keeps torch's COO parts as given: `_indices()` (sparse_dim x
 work on those parts and return sparse tensors, as torch does. Limits: memory is that of the dense value (a
 graph of n nodes costs an n x n matrix); an op outside this module returns a dense tensor where torch returns a
 sparse one (the values are the same); in-place ops other than add_/sub_/mul_/div_/neg_/zero_ raise
-NotImplementedError rather than leave the parts out of date. torch.save does not know sparse tensors (it would
-write the dense value).
+NotImplementedError rather than leave the parts out of date. torch.save refuses a sparse tensor (naming the way
+out: save its indices, values and size).
 """
 from __future__ import annotations
 
