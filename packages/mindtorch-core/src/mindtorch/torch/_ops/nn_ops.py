@@ -2826,30 +2826,80 @@ def scaled_dot_product_attention(query: Any, key: Any, value: Any, attn_mask: An
     return ops.matmul(attn, value)
 
 
+def _mha_shape_check(query: Any, key: Any, value: Any, key_padding_mask: Any, attn_mask: Any,
+                     num_heads: int) -> bool:
+    """torch 1.12's `_mha_shape_check`: the ranks of query/key/value and of the masks; whether query is batched."""
+    if query.ndim == 3:
+        if key.ndim != 3 or value.ndim != 3:
+            raise AssertionError("For batched (3-D) `query`, expected `key` and `value` to be 3-D but found "
+                                 f"{key.ndim}-D and {value.ndim}-D tensors respectively")
+        if key_padding_mask is not None and key_padding_mask.ndim != 2:
+            raise AssertionError("For batched (3-D) `query`, expected `key_padding_mask` to be `None` or 2-D but "
+                                 f"found {key_padding_mask.ndim}-D tensor instead")
+        if attn_mask is not None and attn_mask.ndim not in (2, 3):
+            raise AssertionError("For batched (3-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D but "
+                                 f"found {attn_mask.ndim}-D tensor instead")
+        return True
+    if query.ndim == 2:
+        if key.ndim != 2 or value.ndim != 2:
+            raise AssertionError("For unbatched (2-D) `query`, expected `key` and `value` to be 2-D but found "
+                                 f"{key.ndim}-D and {value.ndim}-D tensors respectively")
+        if key_padding_mask is not None and key_padding_mask.ndim != 1:
+            raise AssertionError("For unbatched (2-D) `query`, expected `key_padding_mask` to be `None` or 1-D but "
+                                 f"found {key_padding_mask.ndim}-D tensor instead")
+        if attn_mask is not None:
+            if attn_mask.ndim not in (2, 3):
+                raise AssertionError("For unbatched (2-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D "
+                                     f"but found {attn_mask.ndim}-D tensor instead")
+            expected = (num_heads, _shape(query)[0], _shape(key)[0])
+            if attn_mask.ndim == 3 and _shape(attn_mask) != expected:
+                raise AssertionError(f"Expected `attn_mask` shape to be {expected} but got {_torch_size(attn_mask)}")
+        return False
+    raise AssertionError(f"query should be unbatched 2D or batched 3D tensor but received {query.ndim}-D query "
+                         "tensor")
+
+
+def _byte_mask_as_bool(mask: Any, name: str) -> Any:
+    """torch 1.12 takes a uint8 mask as a bool one (non-zero = masked out), with a deprecation warning (2.x
+    rejects it)."""
+    warnings.warn(f"Byte tensor for {name} in nn.MultiheadAttention is deprecated. Use bool tensor instead.")
+    return ops.cast(mask, ms.bool_)
+
+
+def _check_float_mask(mask: Any, dtype: Any) -> None:
+    """An additive mask goes into torch's baddbmm with q and k, which must share its dtype."""
+    if mask.dtype != dtype:
+        raise RuntimeError(f"Input dtypes must be the same, got: input {D.cpp_name(mask.dtype)}, batch1: "
+                           f"{D.cpp_name(dtype)}, batch2: {D.cpp_name(dtype)}")
+
+
 def _merge_masks(attn_mask: Any, key_padding_mask: Any, bsz: int, num_heads: int, tgt_len: int, src_len: int,
                  dtype: Any) -> Optional[Any]:
-    """attn_mask (L, S) / (N*H, L, S) and key_padding_mask (N, S) (bool: True = masked out; float: added) ->
-    one additive float mask broadcastable to (N, H, L, S)."""
+    """attn_mask (L, S) / (N*H, L, S) (bool: True = masked out; float: added) and key_padding_mask (N, S) ->
+    one additive mask broadcastable to (N, H, L, S), merged as torch 1.12 does: a bool attn_mask is or-ed with the
+    padding mask (any non-zero padding entry masks), a float one gets -inf where the (bool) padding mask is set,
+    and a padding mask alone is the mask (added when float)."""
     mask = None
     if attn_mask is not None:
-        m = attn_mask
-        if m.dtype == ms.bool_:
-            m = ops.masked_fill(ops.zeros(m.shape, dtype), m, _MsTensor(float("-inf"), dtype))
-        else:
-            m = ops.cast(m, dtype)
-        if m.ndim == 2:
-            m = ops.reshape(m, (1, 1, tgt_len, src_len))
-        else:
-            m = ops.reshape(m, (bsz, num_heads, tgt_len, src_len))
-        mask = m
+        mask = ops.reshape(attn_mask, (1, 1, tgt_len, src_len) if attn_mask.ndim == 2 else
+                           (bsz, num_heads, tgt_len, src_len))
     if key_padding_mask is not None:
-        k = key_padding_mask
-        if k.dtype == ms.bool_:
-            k = ops.masked_fill(ops.zeros(k.shape, dtype), k, _MsTensor(float("-inf"), dtype))
+        kpm = ops.reshape(key_padding_mask, (bsz, 1, 1, src_len))
+        kpm_bool = kpm.dtype == ms.bool_
+        if mask is None:
+            mask = kpm
+        elif mask.dtype == ms.bool_:
+            mask = ops.logical_or(mask, kpm if kpm_bool else ops.ne(kpm, 0))
+        elif not kpm_bool:
+            raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
+                               f"{D.cpp_name(kpm.dtype)}")
         else:
-            k = ops.cast(k, dtype)
-        k = ops.reshape(k, (bsz, 1, 1, src_len))
-        mask = k if mask is None else ops.add(mask, k)
+            mask = ops.where(kpm, _MsTensor(float("-inf"), mask.dtype), mask)
+    if mask is None:
+        return None
+    if mask.dtype == ms.bool_:
+        return ops.masked_fill(ops.zeros(mask.shape, dtype), mask, _MsTensor(float("-inf"), dtype))
+    _check_float_mask(mask, dtype)
     return mask
 
 
@@ -2864,7 +2914,7 @@ def multi_head_attention_forward(query: Any, key: Any, value: Any, embed_dim_to_
                                  is_causal: bool = False) -> Tuple[Any, Any]:
     """torch's multi-head attention: query (L, N, E) [or (L, E)], key/value (S, N, E_k/E_v) ->
     output (L, N, E) and the attention weights (N, L, S) (per head (N, H, L, S) without averaging)."""
-    is_batched = query.ndim == 3
+    is_batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
     if not is_batched:
         query, key, value = (ops.expand_dims(t, 1) for t in (query, key, value))
         if key_padding_mask is not None:
@@ -2876,6 +2926,12 @@ def multi_head_attention_forward(query: Any, key: Any, value: Any, embed_dim_to_
     head_dim = embed_dim // num_heads
     if head_dim * num_heads != embed_dim:
         raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if use_separate_proj_weight:
+        if _shape(key)[:2] != _shape(value)[:2]:
+            raise AssertionError(f"key's sequence and batch dims torch.Size({list(_shape(key)[:2])}) do not match "
+                                 f"value's torch.Size({list(_shape(value)[:2])})")
+    elif _shape(key) != _shape(value):
+        raise AssertionError(f"key shape {_torch_size(key)} does not match value shape {_torch_size(value)}")
     if is_causal and attn_mask is None:
         attn_mask = _MsTensor(np.triu(np.ones((tgt_len, src_len), np.bool_), 1))
     if use_separate_proj_weight:
@@ -2893,9 +2949,19 @@ def multi_head_attention_forward(query: Any, key: Any, value: Any, embed_dim_to_
         q = linear(query, wq, bq)
         k = linear(key, wk, bk)
         v = linear(value, wv, bv)
-    if attn_mask is not None and attn_mask.ndim == 2 and tuple(attn_mask.shape) != (tgt_len, src_len):
-        raise RuntimeError(f"The shape of the 2D attn_mask is {tuple(attn_mask.shape)}, but should be "
-                           f"{(tgt_len, src_len)}.")
+    if attn_mask is not None:
+        if attn_mask.dtype == ms.uint8:
+            attn_mask = _byte_mask_as_bool(attn_mask, "attn_mask")
+        elif attn_mask.dtype != ms.bool_ and attn_mask.dtype not in D.all_float_type:
+            raise AssertionError(f"Only float, byte, and bool types are supported for attn_mask, not "
+                                 f"{attn_mask.dtype}")
+        # (2-D or 3-D after `_mha_shape_check`: torch's "attn_mask's dimension 4 is not supported" is unreachable)
+        correct = (tgt_len, src_len) if attn_mask.ndim == 2 else (bsz * num_heads, tgt_len, src_len)
+        if _shape(attn_mask) != correct:
+            raise RuntimeError(f"The shape of the {attn_mask.ndim}D attn_mask is {_torch_size(attn_mask)}, but "
+                               f"should be {correct}.")
+    if key_padding_mask is not None and key_padding_mask.dtype == ms.uint8:
+        key_padding_mask = _byte_mask_as_bool(key_padding_mask, "key_padding_mask")
     if bias_k is not None and bias_v is not None:
         k = ops.cat((k, ops.tile(bias_k, (1, bsz, 1))), 0)
         v = ops.cat((v, ops.tile(bias_v, (1, bsz, 1))), 0)
@@ -2919,6 +2985,9 @@ def multi_head_attention_forward(query: Any, key: Any, value: Any, embed_dim_to_
         if key_padding_mask is not None:
             key_padding_mask = _pad_last(key_padding_mask)
     src_len = k.shape[2]
+    if key_padding_mask is not None and _shape(key_padding_mask) != (bsz, src_len):
+        raise AssertionError(f"expecting key_padding_mask shape of {(bsz, src_len)}, but got "
+                             f"{_torch_size(key_padding_mask)}")
     mask = _merge_masks(attn_mask, key_padding_mask, bsz, num_heads, tgt_len, src_len, q.dtype)
     scores = ops.matmul(ops.mul(q, _sc(1.0 / math.sqrt(head_dim), q)), ops.swapaxes(k, -2, -1))
     if mask is not None:

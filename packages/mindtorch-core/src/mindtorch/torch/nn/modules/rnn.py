@@ -18,6 +18,7 @@ import mindspore as ms
 import numpy as np
 from mindspore import ops
 
+from ... import _dtype as D
 from ... import _ms
 from ..._ops._registry import _DISPATCHERS, kernel, register, wrap
 from ..._tensor import Tensor
@@ -111,7 +112,8 @@ class _FusedLSTM(Function):
     """MindSpore's fused LSTM kernel, one layer and one direction, with its fused gradient kernel (LSTMGrad) as
     the backward. A custom node rather than the recorded primitive: MindSpore 2.10's `loss.backward()` engine
     fails on the primitive ("The kernel Clone unregistered" on CPU) while `mindspore.grad` handles it; this node
-    works in both training styles. x (T, B, I), h/c (1, B, H), w the flat weights -> y (T, B, H), h_n, c_n."""
+    works in both training styles. x (T, B, I), h/c (1, B, H), w the flat weights -> y (T, B, H), h_n, c_n.
+    Under create_graph the backward is `_lstm_grad_recorded` instead: LSTMGrad has no derivative of its own."""
 
     @staticmethod
     def forward(ctx: Any, x: Any, h: Any, c: Any, w: Any) -> Tuple[Any, Any, Any]:
@@ -124,8 +126,57 @@ class _FusedLSTM(Function):
     @staticmethod
     def backward(ctx: Any, dy: Any, dhy: Any, dcy: Any) -> Tuple[Any, Any, Any, Any]:
         x, h, c, w, y, hy, cy, reserve = ctx.saved_tensors
+        if _ms.is_recording():  # create_graph: the same gradients from recorded MindSpore ops
+            return _lstm_grad_recorded(x, h, c, w, dy, dhy, dcy)
         dx, dh, dc, dw = ctx.grad_prim(x, h, c, w, y, hy, cy, dy, dhy, dcy, reserve)
         return dx, dh, dc, ops.add(dw, 0)
+
+
+def _lstm_grad_recorded(x: Any, h: Any, c: Any, w: Any, dy: Any, dhy: Any, dcy: Any) -> Tuple[Any, Any, Any, Any]:
+    """(dx, dh, dc, dw) of `_FusedLSTM` from MindSpore ops on its saved inputs, so that they are recorded and have
+    derivatives (double backward): the forward recurrence again, keeping each step's gates, then backpropagation
+    through time. Shapes and the flat weight layout as in `_FusedLSTM.forward`; a GPU layout's two biases get
+    the same gradient."""
+    T, B, inp = x.shape
+    hidden = h.shape[-1]
+    n_ih, n_hh = 4 * hidden * inp, 4 * hidden * hidden
+    flat = ops.reshape(w, (-1,))
+    w_ih = ops.reshape(flat[:n_ih], (4 * hidden, inp))
+    w_hh = ops.reshape(flat[n_ih:n_ih + n_hh], (4 * hidden, hidden))
+    n_bias = (flat.shape[0] - n_ih - n_hh) // (4 * hidden)  # 0, 1 (CPU: b_ih + b_hh) or 2 (GPU: both)
+    bias = None
+    for k in range(n_bias):
+        b = flat[n_ih + n_hh + 4 * hidden * k:n_ih + n_hh + 4 * hidden * (k + 1)]
+        bias = b if bias is None else ops.add(bias, b)
+    gi_all = _linear(x, w_ih, bias)
+    hs, cs, gates = [h[0]], [c[0]], []
+    for t in range(T):
+        i, f, g, o = ops.split(ops.add(gi_all[t], _linear(hs[-1], w_hh, None)), hidden, -1)
+        i, f, g, o = ops.sigmoid(i), ops.sigmoid(f), _tanh(g), ops.sigmoid(o)
+        cs.append(ops.add(ops.mul(f, cs[-1]), ops.mul(i, g)))
+        tc = _tanh(cs[-1])
+        hs.append(ops.mul(o, tc))
+        gates.append((i, f, g, o, tc))
+    dh_next, dc_next = dhy[0], dcy[0]
+    das: List[Any] = [None] * T
+    for t in range(T - 1, -1, -1):
+        i, f, g, o, tc = gates[t]
+        dh = ops.add(dy[t], dh_next)
+        dc = ops.add(dc_next, ops.mul(ops.mul(dh, o), ops.sub(1.0, ops.mul(tc, tc))))
+        das[t] = ops.concat((ops.mul(ops.mul(dc, g), ops.mul(i, ops.sub(1.0, i))),
+                             ops.mul(ops.mul(dc, cs[t]), ops.mul(f, ops.sub(1.0, f))),
+                             ops.mul(ops.mul(dc, i), ops.sub(1.0, ops.mul(g, g))),
+                             ops.mul(ops.mul(dh, tc), ops.mul(o, ops.sub(1.0, o)))), -1)
+        dh_next = ops.matmul(das[t], w_hh)
+        dc_next = ops.mul(dc, f)
+    da = ops.reshape(ops.stack(das, 0), (T * B, 4 * hidden))  # 2-d matmuls only (see `_linear`)
+    dx = ops.reshape(ops.matmul(da, w_ih), (T, B, inp))
+    da_t = ops.transpose(da, (1, 0))
+    parts = [ops.reshape(ops.matmul(da_t, ops.reshape(x, (T * B, inp))), (-1,)),
+             ops.reshape(ops.matmul(da_t, ops.reshape(ops.stack(hs[:-1], 0), (T * B, hidden))), (-1,))]
+    parts += [ops.sum(da, 0)] * n_bias
+    dw = ops.reshape(ops.concat(parts), w.shape)
+    return dx, ops.expand_dims(dh_next, 0), ops.expand_dims(dc_next, 0), dw
 
 
 def _fused_lstm(gpu: bool) -> Any:
@@ -214,11 +265,42 @@ class RNNBase(Module):
                     setattr(self, n, Parameter(empty(s, dtype, device)))
                 self._flat_weights_names.extend(names)
                 self._all_weights.append(names)
+        self._init_flat_weights()
         self.reset_parameters()
 
-    @property
-    def _flat_weights(self) -> List[Any]:
-        return [getattr(self, n) for n in self._flat_weights_names]
+    def _init_flat_weights(self) -> None:
+        """`_flat_weights`: the weights in `_flat_weights_names` order, the list the forward reads (as torch's).
+        `__setattr__` keeps it in sync; `_flat_weight_srcs` remembers which attributes it was built from, so that
+        the forward sees weights swapped without a setattr (parametrizations, functional_call; torch 2.x's
+        `_weights_have_changed`) while a list assigned to `_flat_weights` directly is used as it is."""
+        self._flat_weights = [getattr(self, n, None) for n in self._flat_weights_names]
+        self._flat_weight_srcs = tuple(self._flat_weights)
+        self.flatten_parameters()
+
+    def __setattr__(self, attr: str, value: Any) -> None:
+        names = self.__dict__.get("_flat_weights_names")
+        if names is not None and attr in names and "_flat_weights" in self.__dict__:
+            # keep self._flat_weights up to date if you do self.weight = ...
+            self._flat_weights[names.index(attr)] = value
+        super().__setattr__(attr, value)
+
+    def _apply(self, fn: Any) -> "RNNBase":
+        ret = super()._apply(fn)
+        self._init_flat_weights()
+        return ret
+
+    def __setstate__(self, state: Any) -> None:
+        # a pickle (ours, or torch's `torch.save(model)`) holds no list of ours to trust: rebuild it, as torch does
+        super().__setstate__(state)
+        self._init_flat_weights()
+
+    def _update_flat_weights(self) -> None:
+        ws = [getattr(self, n, None) for n in self._flat_weights_names]
+        for w, src in zip(ws, self._flat_weight_srcs):
+            if w is not src:
+                self._flat_weights = ws
+                self._flat_weight_srcs = tuple(ws)
+                return
 
     @property
     def all_weights(self) -> List[List[Parameter]]:
@@ -250,11 +332,50 @@ class RNNBase(Module):
             "input_size", "hidden_size", "proj_size", "num_layers", "bias", "batch_first", "dropout",
             "bidirectional")})
 
+    # --------------------------------------------------------------------------- torch 1.12's argument checks
+    def check_input(self, input: Any, batch_sizes: Optional[Any]) -> None:
+        w0 = self._flat_weights[0]
+        if w0 is not None and input.dtype != w0.dtype:
+            # torch 1.12's kernels raise a RuntimeError here; the text is 2.x's (which raises a ValueError)
+            raise RuntimeError(f"RNN input dtype ({input.dtype}) does not match weight dtype ({w0.dtype}). Convert "
+                               f"input: input.to({w0.dtype}), or convert model: model.to({input.dtype})")
+        expected_input_dim = 2 if batch_sizes is not None else 3
+        if input.ndim != expected_input_dim:
+            raise RuntimeError(f"input must have {expected_input_dim} dimensions, got {input.ndim}")
+        if self.input_size != input.shape[-1]:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
+                               f"{input.shape[-1]}")
+
+    def get_expected_hidden_size(self, input: Any, batch_sizes: Optional[Any]) -> Tuple[int, int, int]:
+        if batch_sizes is not None:
+            mini_batch = int(batch_sizes[0])
+        else:
+            mini_batch = input.shape[0] if self.batch_first else input.shape[1]
+        num_directions = 2 if self.bidirectional else 1
+        return (self.num_layers * num_directions, mini_batch,
+                self.proj_size if self.proj_size > 0 else self.hidden_size)
+
+    def check_hidden_size(self, hx: Any, expected_hidden_size: Tuple[int, int, int],
+                          msg: str = "Expected hidden size {}, got {}") -> None:
+        if tuple(hx.shape) != tuple(expected_hidden_size):
+            raise RuntimeError(msg.format(expected_hidden_size, list(hx.shape)))
+
+    def check_forward_args(self, input: Any, hidden: Any, batch_sizes: Optional[Any]) -> None:
+        self.check_input(input, batch_sizes)
+        self.check_hidden_size(hidden, self.get_expected_hidden_size(input, batch_sizes))
+
+    def permute_hidden(self, hx: Any, permutation: Optional[Any]) -> Any:
+        if permutation is None:
+            return hx
+        return wrap(ops.gather(hx, permutation, 1))
+
     # ------------------------------------------------------------------------------------------ compute
-    def _layer_weights(self, layer: int, direction: int) -> Tuple[Any, Any, Any, Any, Any]:
-        sfx = "_reverse" if direction == 1 else ""
-        g = lambda n: getattr(self, f"{n}_l{layer}{sfx}", None)  # noqa: E731
-        return g("weight_ih"), g("weight_hh"), g("bias_ih"), g("bias_hh"), g("weight_hr")
+    def _layer_weights(self, weights: List[Any], layer: int, direction: int) -> Tuple[Any, Any, Any, Any, Any]:
+        """(w_ih, w_hh, b_ih, b_hh, w_hr) of one layer and direction from `_flat_weights` (None where absent)."""
+        n = 2 + 2 * bool(self.bias) + (self.proj_size > 0)
+        w = weights[(layer * (2 if self.bidirectional else 1) + direction) * n:][:n]
+        b_ih, b_hh = (w[2], w[3]) if self.bias else (None, None)
+        return w[0], w[1], b_ih, b_hh, (w[-1] if self.proj_size > 0 else None)
 
     def _run(self, x: Any, h0: Any, c0: Any, lengths: Optional[np.ndarray]) -> Tuple[Any, Any, Any]:
         """x (T, B, I) time-major; h0 (L*D, B, H_out); c0 (L*D, B, H) or None; lengths (B,) or None."""
@@ -264,12 +385,13 @@ class RNNBase(Module):
         if lengths is not None:
             m = (np.arange(T)[:, None] < lengths[None, :]).astype(np.bool_)[..., None]  # (T, B, 1)
             masks = [ms.Tensor(m[t]) for t in range(T)]
+        weights = self._flat_weights
         hs, cs = [], []
         layer_in = x
         for layer in range(self.num_layers):
             dir_outs = []
             for d in range(D):
-                w_ih, w_hh, b_ih, b_hh, w_hr = self._layer_weights(layer, d)
+                w_ih, w_hh, b_ih, b_hh, w_hr = self._layer_weights(weights, layer, d)
                 h = h0[layer * D + d]
                 c = c0[layer * D + d] if c0 is not None else None
                 if masks is None and w_hr is None:
@@ -289,52 +411,45 @@ class RNNBase(Module):
         return layer_in, h_n, c_n
 
     def forward(self, input: Any, hx: Any = None) -> Tuple[Any, Any]:
-        D = 2 if self.bidirectional else 1
-        h_out = self.proj_size if self.proj_size > 0 else self.hidden_size
+        """torch 1.12's RNN/LSTM/GRU forward: its checks in its order, then `_run` on the time-major input."""
+        self._update_flat_weights()
         is_lstm = self.mode == "LSTM"
         packed = isinstance(input, PackedSequence)
-        lengths = None
         if packed:
-            padded, lens_t = pad_packed_sequence(input)
-            lens = ms.Tensor.asnumpy(lens_t).astype(np.int64)
-            # pad_packed_sequence restores the caller's order; keep that order throughout
-            x = padded
-            lengths = lens
-            batch = x.shape[1]
+            batch_sizes = input.batch_sizes
+            data = input.data
             is_batched = True
         else:
-            is_batched = input.ndim == 3
-            batch_dim = 0 if self.batch_first else 1
+            batch_sizes = None
             if input.ndim not in (2, 3):
-                raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.ndim}D instead")
-            x = input
-            if not is_batched:
-                x = ops.expand_dims(x, 1)
-            elif self.batch_first:
-                x = ops.swapaxes(x, 0, 1)
-            batch = x.shape[1]
-            del batch_dim
-        if x.shape[-1] != self.input_size:
-            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
-                               f"{x.shape[-1]}")
+                # torch 1.12 asserts (2.x raises "...: Expected input to be 2D or 3D, got 4D instead", ValueError)
+                raise AssertionError(f"{_MODE_NAMES[self.mode]}: Expected input to be 2-D or 3-D but received "
+                                     f"{input.ndim}-D tensor")
+            is_batched = input.ndim == 3
+            data = input if is_batched else ops.expand_dims(input, 0 if self.batch_first else 1)
         if hx is None:
-            h0 = ops.zeros((self.num_layers * D, batch, h_out), x.dtype)
-            c0 = ops.zeros((self.num_layers * D, batch, self.hidden_size), x.dtype) if is_lstm else None
+            D = 2 if self.bidirectional else 1
+            batch = int(batch_sizes[0]) if packed else data.shape[0 if self.batch_first else 1]
+            h_out = self.proj_size if self.proj_size > 0 else self.hidden_size
+            h0 = ops.zeros((self.num_layers * D, batch, h_out), data.dtype)
+            hx = (h0, ops.zeros((self.num_layers * D, batch, self.hidden_size), data.dtype)) if is_lstm else h0
+        elif not packed:
+            hx = self._checked_hx(hx, is_batched)
+        # a packed batch stays in the caller's order here (pad_packed_sequence restores it), so hx needs no
+        # permute_hidden: torch permutes it to the sorted order of its kernel and back
+        self.check_forward_args(data, hx, batch_sizes)
+        h0, c0 = hx if is_lstm else (hx, None)
+        for h in (h0, c0) if is_lstm else (h0,):
+            if h.dtype != data.dtype:  # torch 1.12's kernels raise a RuntimeError
+                raise RuntimeError(f"RNN hidden state dtype ({h.dtype}) does not match input dtype ({data.dtype})")
+        if packed:
+            padded, lens_t = pad_packed_sequence(input)
+            # pad_packed_sequence restores the caller's order; keep that order throughout
+            x, lengths = padded, ms.Tensor.asnumpy(lens_t).astype(np.int64)
         else:
-            if is_lstm:
-                h0, c0 = hx
-            else:
-                h0, c0 = hx, None
-            if not is_batched:
-                if h0.ndim != 2:
-                    raise RuntimeError(f"For unbatched 2-D input, hx should also be 2-D but got {h0.ndim}-D tensor")
-                h0 = ops.expand_dims(h0, 1)
-                c0 = ops.expand_dims(c0, 1) if c0 is not None else None
-            elif h0.ndim != 3:
-                raise RuntimeError(f"For batched 3-D input, hx should also be 3-D but got {h0.ndim}-D tensor")
-            expected = (self.num_layers * D, batch, h_out)
-            if tuple(h0.shape) != expected:
-                raise RuntimeError(f"Expected hidden size {expected}, got {list(h0.shape)}")
+            x, lengths = (ops.swapaxes(data, 0, 1) if self.batch_first else data), None
+            if x.shape[0] == 0:
+                raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
         out, h_n, c_n = self._run(x, h0, c0, lengths)
         if packed:
             # hx and h_n are in the caller's batch order (torch permutes them internally); the output keeps the
@@ -342,16 +457,36 @@ class RNNBase(Module):
             out = PackedSequence(_pack_in_order(out, input), input.batch_sizes, input.sorted_indices,
                                  input.unsorted_indices)
         else:
+            if self.batch_first:
+                out = ops.swapaxes(out, 0, 1)
             if not is_batched:
-                out = ops.squeeze(out, 1)
+                out = ops.squeeze(out, 0 if self.batch_first else 1)
                 h_n = ops.squeeze(h_n, 1)
                 c_n = ops.squeeze(c_n, 1) if c_n is not None else None
-            elif self.batch_first:
-                out = ops.swapaxes(out, 0, 1)
             out = wrap(out)
         if is_lstm:
             return out, (wrap(h_n), wrap(c_n))
         return out, wrap(h_n)
+
+    def _checked_hx(self, hx: Any, is_batched: bool) -> Any:
+        """torch 1.12's rank checks of a given hx (LSTM: (h_0, c_0)), unsqueezed to batch 1 for unbatched input."""
+        if self.mode == "LSTM":
+            h, c = hx[0], hx[1]
+            want = 3 if is_batched else 2
+            if h.ndim != want or c.ndim != want:
+                raise RuntimeError(f"For {'batched 3-D' if is_batched else 'unbatched 2-D'} input, hx and cx should "
+                                   f"also be {want}-D but got ({h.ndim}-D, {c.ndim}-D) tensors")
+            return hx if is_batched else (ops.expand_dims(h, 1), ops.expand_dims(c, 1))
+        if is_batched:
+            if hx.ndim != 3:
+                raise RuntimeError(f"For batched 3-D input, hx should also be 3-D but got {hx.ndim}-D tensor")
+            return hx
+        if hx.ndim != 2:
+            raise RuntimeError(f"For unbatched 2-D input, hx should also be 2-D but got {hx.ndim}-D tensor")
+        return ops.expand_dims(hx, 1)
+
+
+_MODE_NAMES = {"LSTM": "LSTM", "GRU": "GRU", "RNN_TANH": "RNN", "RNN_RELU": "RNN"}
 
 
 class RNN(RNNBase):
@@ -381,6 +516,28 @@ class LSTM(RNNBase):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__("LSTM", *args, **kwargs)
+
+    def get_expected_cell_size(self, input: Any, batch_sizes: Optional[Any]) -> Tuple[int, int, int]:
+        if batch_sizes is not None:
+            mini_batch = int(batch_sizes[0])
+        else:
+            mini_batch = input.shape[0] if self.batch_first else input.shape[1]
+        num_directions = 2 if self.bidirectional else 1
+        return (self.num_layers * num_directions, mini_batch, self.hidden_size)
+
+    def check_forward_args(self, input: Any, hidden: Tuple[Any, Any],  # type: ignore[override]
+                           batch_sizes: Optional[Any]) -> None:
+        self.check_input(input, batch_sizes)
+        self.check_hidden_size(hidden[0], self.get_expected_hidden_size(input, batch_sizes),
+                               "Expected hidden[0] size {}, got {}")
+        self.check_hidden_size(hidden[1], self.get_expected_cell_size(input, batch_sizes),
+                               "Expected hidden[1] size {}, got {}")
+
+    def permute_hidden(self, hx: Tuple[Any, Any],  # type: ignore[override]
+                       permutation: Optional[Any]) -> Tuple[Any, Any]:
+        if permutation is None:
+            return hx
+        return RNNBase.permute_hidden(self, hx[0], permutation), RNNBase.permute_hidden(self, hx[1], permutation)
 
 
 class GRU(RNNBase):
@@ -427,7 +584,9 @@ class RNNCellBase(Module):
 
     def _step(self, mode: str, input: Any, h: Any, c: Any) -> Tuple[Any, Any]:
         if input.ndim not in (1, 2):
-            raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.ndim}D instead")
+            # torch 1.12 asserts (2.x raises "...: Expected input to be 1D or 2D, got 3D instead", ValueError)
+            raise AssertionError(f"{_CELL_NAMES[mode]}: Expected input to be 1-D or 2-D but received "
+                                 f"{input.ndim}-D tensor")
         batched = input.ndim == 2
         x = input if batched else ops.expand_dims(input, 0)
         if h is None:
@@ -439,12 +598,32 @@ class RNNCellBase(Module):
                 c = ops.zeros((x.shape[0], self.hidden_size), x.dtype)
             elif not batched:
                 c = ops.expand_dims(c, 0)
+        # the checks of torch's cell kernels (ATen's check_rnn_cell_forward_input / _hidden)
+        if x.shape[1] != self.weight_ih.shape[1]:
+            raise RuntimeError(f"input has inconsistent input_size: got {x.shape[1]} expected "
+                               f"{self.weight_ih.shape[1]}")
+        for k, state in enumerate((h, c) if mode == "LSTM" else (h,)):
+            if state.shape[0] != x.shape[0]:
+                raise RuntimeError(f"Input batch size {x.shape[0]} doesn't match hidden{k} batch size "
+                                   f"{state.shape[0]}")
+            if state.ndim < 2:
+                raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
+            if state.shape[1] != self.weight_hh.shape[1]:
+                raise RuntimeError(f"hidden{k} has inconsistent hidden_size: got {state.shape[1]}, expected "
+                                   f"{self.weight_hh.shape[1]}")
+        for operand, weight in ((x, self.weight_ih), (h, self.weight_hh)):
+            if operand.dtype != weight.dtype:  # the kernel's first matmul with that weight fails
+                raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {D.scalar_name(operand.dtype)} "
+                                   f"and {D.scalar_name(weight.dtype)}")
         gi = _linear(x, self.weight_ih, self.bias_ih)
         h2, c2 = _cell_step(mode, gi, h, c, self.weight_hh, self.bias_hh, None)
         if not batched:
             h2 = ops.squeeze(h2, 0)
             c2 = ops.squeeze(c2, 0) if c2 is not None else None
         return h2, c2
+
+
+_CELL_NAMES = {"LSTM": "LSTMCell", "GRU": "GRUCell", "RNN_TANH": "RNNCell", "RNN_RELU": "RNNCell"}
 
 
 class RNNCell(RNNCellBase):

@@ -4,12 +4,11 @@ from __future__ import annotations
 import copy
 from typing import Any, Callable, Optional, Union
 
-import numpy as np
-
 from ..._grad_mode import is_grad_enabled
-from ..._tensor import Tensor, from_numpy_array
+from ..._tensor import Tensor
 from .. import functional as F
 from .. import init
+from ._factory import full
 from .activation import MultiheadAttention
 from .container import ModuleList
 from .dropout import Dropout
@@ -117,7 +116,11 @@ class TransformerEncoderLayer(Module):
         self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, **fk)
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
-        self.activation = _get_activation_fn(activation) if isinstance(activation, str) else activation
+        if isinstance(activation, str):
+            activation = _get_activation_fn(activation)
+        # torch 1.12 stashes which of its fast-path activations this is (1 relu, 2 gelu, 0 another one)
+        self.activation_relu_or_gelu = 1 if activation is F.relu else 2 if activation is F.gelu else 0
+        self.activation = activation
 
     def forward(self, src: Tensor, src_mask: Optional[Tensor] = None, src_key_padding_mask: Optional[Tensor] = None,
                 is_causal: bool = False) -> Tensor:
@@ -242,8 +245,9 @@ class Transformer(Module):
 
     @staticmethod
     def generate_square_subsequent_mask(sz: int, device: Any = None, dtype: Any = None) -> Tensor:
-        """(sz, sz) float mask: -inf above the diagonal, 0 elsewhere."""
-        return from_numpy_array(np.triu(np.full((sz, sz), float("-inf"), dtype=np.float32), 1))
+        """(sz, sz) mask: -inf above the diagonal, 0 elsewhere; torch.full's default dtype, as torch 1.12 (the
+        device and dtype keywords are 2.x's)."""
+        return full((sz, sz), float("-inf"), dtype, device).triu(1)
 
     def _reset_parameters(self) -> None:
         for p in self.parameters():

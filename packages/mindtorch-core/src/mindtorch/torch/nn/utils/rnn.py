@@ -54,18 +54,40 @@ class PackedSequence(PackedSequence_):
     def cuda(self, *args: Any, **kwargs: Any) -> "PackedSequence":
         return self
 
-    def float(self) -> "PackedSequence":
-        return self.to(dtype=ms.float32)
+    def pin_memory(self) -> "PackedSequence":
+        return type(self)(self.data.pin_memory(), self.batch_sizes, bind(self.sorted_indices, Tensor.pin_memory),
+                          bind(self.unsorted_indices, Tensor.pin_memory))
 
     def double(self) -> "PackedSequence":
         return self.to(dtype=ms.float64)
+
+    def float(self) -> "PackedSequence":
+        return self.to(dtype=ms.float32)
+
+    def half(self) -> "PackedSequence":
+        return self.to(dtype=ms.float16)
+
+    def long(self) -> "PackedSequence":
+        return self.to(dtype=ms.int64)
+
+    def int(self) -> "PackedSequence":
+        return self.to(dtype=ms.int32)
+
+    def short(self) -> "PackedSequence":
+        return self.to(dtype=ms.int16)
+
+    def char(self) -> "PackedSequence":
+        return self.to(dtype=ms.int8)
+
+    def byte(self) -> "PackedSequence":
+        return self.to(dtype=ms.uint8)
 
     @property
     def is_cuda(self) -> bool:
         return False
 
     def is_pinned(self) -> bool:
-        return False
+        return self.data.is_pinned()
 
 
 def invert_permutation(permutation: Optional[Tensor]) -> Optional[Tensor]:
@@ -87,6 +109,19 @@ def pack_padded_sequence(input: Tensor, lengths: Any, batch_first: bool = False,
                          enforce_sorted: bool = True) -> PackedSequence:
     """Pack a padded batch (T, B, *) [(B, T, *) with batch_first] of sequences of `lengths`."""
     lens = _lengths_np(lengths)
+    # torch's checks (ATen's _pack_padded_sequence) in its order; it sees the lengths sorted unless enforce_sorted,
+    # and the input index_select-ed by their sort order first (batch entries past len(lengths) are dropped)
+    batch_size = input.shape[0 if batch_first else 1]
+    if not enforce_sorted and lens.size != batch_size:
+        if lens.size > batch_size:
+            raise IndexError("index out of range in self")
+        input = input[:lens.size] if batch_first else input[:, :lens.size]
+    elif lens.size != batch_size:
+        raise RuntimeError(f"Expected `len(lengths)` to be equal to batch_size, but got {lens.size} "
+                           f"(batch_size={batch_size})")
+    if lens.size and (lens[-1] if enforce_sorted else lens.min()) <= 0:
+        raise RuntimeError("Length of all samples has to be greater than 0, but found an element in 'lengths' that "
+                           "is <= 0")
     if enforce_sorted:
         if np.any(np.diff(lens) > 0):
             raise RuntimeError("`lengths` array must be sorted in decreasing order when `enforce_sorted` is True. "
@@ -97,9 +132,6 @@ def pack_padded_sequence(input: Tensor, lengths: Any, batch_first: bool = False,
     else:
         order = np.argsort(-lens, kind="stable")
         sorted_idx = from_numpy_array(order.astype(np.int64))
-    if lens.size and lens.min() <= 0:
-        raise RuntimeError("Length of all samples has to be greater than 0, but found an element in 'lengths' that "
-                           "is <= 0")
     x = input if not batch_first else ops.swapaxes(input, 0, 1)  # (T, B, *)
     slens = lens[order]
     T = int(slens[0]) if slens.size else 0
