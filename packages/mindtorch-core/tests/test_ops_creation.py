@@ -22,7 +22,10 @@ def test_tensor_from_numpy_and_tensors(reftorch):
     for arr in (np.arange(6, dtype=np.int32).reshape(2, 3), np.ones(3, np.float64), np.array([True, False])):
         assert_same(torch.tensor(arr), reftorch.tensor(arr))
     a, b = torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0])
-    assert_same(torch.tensor([a, b]), reftorch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    for T, x, y in ((torch, a, b), (reftorch, reftorch.tensor([1.0, 2.0]), reftorch.tensor([3.0, 4.0]))):
+        with pytest.raises(ValueError, match="only one element tensors can be converted to Python scalars"):
+            T.tensor([x, y])  # a tensor inside a sequence is one scalar (1.12 as 2.13)
+    assert_same(torch.tensor([a[0], b[1]]), reftorch.tensor([1.0, 4.0]))
     t = torch.tensor([1, 2], dtype=torch.float64, requires_grad=True)
     assert t.requires_grad and t.dtype == torch.float64
     c = torch.tensor(a)  # a copy

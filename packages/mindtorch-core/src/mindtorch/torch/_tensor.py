@@ -6,8 +6,10 @@ Python protocols. Every math/shape/indexing method is attached from the op table
 """
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
-from typing import Any, Iterator
+from numbers import Number
+from typing import Any, Callable, Iterator, Tuple
 
 import mindspore as ms
 import numpy as np
@@ -23,13 +25,30 @@ _MsTensor = ms.Tensor
 
 
 _tuple_new = tuple.__new__
+_index = operator.index
+
+
+def torch_type_name(obj: Any) -> str:
+    """The type name torch's C++ messages print (CPython's tp_name): "numpy.ndarray" for an extension type, the bare
+    name for builtins and Python classes ("list", "Tensor")."""
+    t = type(obj)
+    if t.__module__ == "builtins" or t.__flags__ & (1 << 9):  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
+        return t.__name__
+    return f"{t.__module__}.{t.__name__}"
 
 
 class Size(tuple):
-    """torch.Size: a tuple of ints that prints as torch.Size([...])."""
+    """torch.Size: a tuple of ints that prints as torch.Size([...]); `+` and `*` with tuples and ints stay Sizes."""
 
     def __new__(cls, seq: Any = ()) -> "Size":
-        return tuple.__new__(cls, (int(s) for s in seq))
+        items = []
+        for i, s in enumerate(seq):
+            try:
+                items.append(int(_index(s)))  # (torch.Size([True]) is (1,))
+            except TypeError:
+                raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is '{torch_type_name(s)}')") \
+                    from None
+        return _tuple_new(cls, items)
 
     def __repr__(self) -> str:
         return f"torch.Size({list(self)})"
@@ -44,38 +63,175 @@ class Size(tuple):
 
     def __getitem__(self, item: Any) -> Any:
         out = tuple.__getitem__(self, item)
-        return Size(out) if isinstance(item, slice) else out
+        return _tuple_new(Size, out) if isinstance(item, slice) else out
 
-    def __add__(self, other: Any) -> "Size":
-        return Size(tuple.__add__(self, tuple(other)))
+    # `+` and `*` as torch.Size's sequence concat/repeat: with a tuple / an int a Size; anything else is first left to
+    # the other operand's reflected operator, as Python would (`size + ndarray` is numpy's elementwise sum), then
+    # refused with torch's message (a Python class that defines `__add__`/`__mul__` loses tuple's fallback)
+    def __add__(self, other: Any) -> Any:
+        if isinstance(other, tuple):
+            return _tuple_new(Size, tuple.__add__(self, other))
+        return _reflected_or_raise(self, other, "__radd__",
+                                   f"can only concatenate tuple (not {torch_type_name(other)}) to torch.Size")
+
+    def __radd__(self, other: Any) -> Any:
+        return _tuple_new(Size, tuple.__add__(other, self)) if isinstance(other, tuple) else NotImplemented
+
+    def __mul__(self, n: Any) -> Any:
+        if hasattr(type(n), "__index__"):
+            return _tuple_new(Size, tuple.__mul__(self, n))
+        return _reflected_or_raise(self, n, "__rmul__",
+                                   f"can't multiply sequence by non-int of type '{torch_type_name(n)}'")
+
+    def __rmul__(self, n: Any) -> Any:
+        if hasattr(type(n), "__index__"):
+            return _tuple_new(Size, tuple.__mul__(self, n))
+        raise TypeError(f"can't multiply sequence by non-int of type '{torch_type_name(n)}'")
 
     def __reduce__(self):
         return (Size, (tuple(self),))
 
 
-def _to_numpy_data(data: Any, dtype: Any) -> np.ndarray:
-    """Python data (nested lists/tuples of numbers or tensors, numpy arrays) -> numpy array of `dtype`."""
-    if isinstance(data, _MsTensor):
-        arr = data.asnumpy()
-    elif isinstance(data, np.ndarray):
-        arr = data
-    elif isinstance(data, (list, tuple)) and any(isinstance(x, _MsTensor) for x in data):
-        arr = np.array([_to_numpy_data(x, None) for x in data])
-    else:
+def _reflected_or_raise(size: Size, other: Any, reflected: str, message: str) -> Any:
+    fn = getattr(type(other), reflected, None)
+    res = NotImplemented if fn is None else fn(other, size)
+    if res is NotImplemented:
+        raise TypeError(message)
+    return res
+
+
+# ------------------------------------------------------------------------------ torch.tensor's reading of data
+_INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
+
+
+def _is_sequence(x: Any) -> bool:
+    """What torch.tensor descends into (CPython's PySequence_Check, less strings): lists, tuples, numpy arrays and
+    other sequences - not tensors, which are scalars there."""
+    return isinstance(x, (list, tuple, np.ndarray)) or (
+        isinstance(x, Sequence) and not isinstance(x, (str, bytes, _MsTensor)))
+
+
+def _sizes(data: Any) -> tuple:
+    """torch's compute_sizes: the lengths along the first elements (`len()` of a 0-d array fails as in torch)."""
+    sizes = []
+    while _is_sequence(data):
+        sizes.append(len(data))
+        if not sizes[-1]:
+            break
+        data = data[0]
+    return tuple(sizes)
+
+
+def check_numpy_layout(arr: np.ndarray) -> None:
+    """torch's refusals of an array it cannot take as it is (torch.from_numpy, torch.tensor, torch.as_tensor), in
+    torch's order."""
+    if any(s % arr.itemsize for s in arr.strides):
+        raise ValueError("given numpy array strides not a multiple of the element byte size. Copy the numpy array to "
+                         "reallocate the memory.")
+    if any(s < 0 for s in arr.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and tensors with negative "
+                         "strides are not currently supported. (You can probably work around this by making a copy "
+                         "of your array  with array.copy().) ")
+    if not arr.dtype.isnative:
+        raise ValueError("given numpy array has byte order different from the native byte order. Conversion between "
+                         "byte orders is currently not supported.")
+
+
+def _as_real(x: Any) -> float:
+    """A leaf of a float tensor, as torch stores it (PyFloat_AsDouble): numbers and one-element tensors only."""
+    t = type(x)
+    if isinstance(x, (str, bytes)) or not (hasattr(t, "__float__") or hasattr(t, "__index__")):
+        raise TypeError(f"must be real number, not {torch_type_name(x)}")
+    return float(x)
+
+
+def _as_int(x: Any) -> Any:
+    """A leaf of an integer tensor: floats truncate (when cast), anything else must be an index (Python's TypeError,
+    or a tensor's own `__index__` error), within int64."""
+    if isinstance(x, (float, np.floating)):
+        return float(x)
+    v = _index(x)
+    if not _INT64_MIN <= v <= _INT64_MAX:
+        raise ValueError("Overflow when unpacking long long")
+    return int(v)
+
+
+def _as_bool(x: Any) -> bool:
+    return bool(x) if isinstance(x, (float, complex, np.floating, np.complexfloating)) else bool(_as_int(x))
+
+
+def _leaf_reader(dtype: Any) -> Callable[[Any], Any]:
+    if dtype in D.all_complex_type:
+        return complex
+    if dtype in D.all_float_type:
+        return _as_real
+    return _as_bool if dtype == D.bool else _as_int
+
+
+def _store(obj: Any, sizes: tuple, dim: int, read: Callable[[Any], Any], out: list) -> None:
+    """torch's recursive_store: every leaf at depth len(sizes), each sequence of the length at its depth."""
+    if dim == len(sizes):
+        out.append(read(obj))
+        return
+    try:
+        seq = list(obj)  # (PySequence_Fast: any iterable, e.g. a tensor below the first elements)
+    except TypeError:
+        raise TypeError("not a sequence") from None
+    if len(seq) != sizes[dim]:
+        raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(seq)})")
+    for x in seq:
+        _store(x, sizes, dim + 1, read, out)
+
+
+def _read_as_torch(arr: np.ndarray, d: Any) -> bool:
+    """Whether numpy read nested data with torch's values for a `d` result: numbers, no complex values into a real
+    dtype, no ints beyond int64 into an integer dtype (numpy reads those as uint64, float64 or objects)."""
+    kind = arr.dtype.kind
+    if kind in "bi":
+        return True
+    if kind == "f":
+        return d not in D.all_int_type or bool((np.abs(arr) < 2.0 ** 63).all())
+    if kind == "c":
+        return d in D.all_complex_type or d == D.bool
+    return kind == "u" and (arr.dtype.itemsize < 8 or d not in D.all_int_type)
+
+
+def tensor_data(data: Any, dtype: Any = None) -> Tuple[np.ndarray, Any]:
+    """torch.tensor's reading of non-tensor data: (its values as a numpy array, not yet cast; the result dtype -
+    `dtype`, or torch's inference).
+
+    A numpy array is taken as torch takes one (its dtype; torch's errors for a foreign byte order or negative
+    strides). Nested sequences are read as torch reads them: the shape from the first elements, a tensor inside as
+    one scalar ("only one element tensors can be converted to Python scalars" for more), torch's errors for ragged
+    data ("expected sequence of length 2 at dim 1 (got 1)"), ints beyond int64, complex values into a real dtype.
+    numpy reads regular data in C; only data it reads differently (tensors inside, ragged or out-of-range values,
+    strings, objects) goes through torch's element-by-element rules in Python.
+    """
+    if isinstance(data, np.ndarray):
+        check_numpy_layout(data)
+        d = D.from_numpy_dtype(data.dtype)  # (torch's error for an array dtype it lacks, whatever `dtype`)
+        return data, dtype or d
+    sizes = _sizes(data)
+    d = dtype or infer_dtype(data)
+    try:
         arr = np.asarray(data)
-    if dtype is not None and dtype != D.bfloat16:
-        arr = arr.astype(D.to_numpy_dtype(dtype), copy=False)
-    return arr
+    except (ValueError, TypeError):  # ragged, or an element numpy cannot read
+        arr = None
+    if arr is not None and arr.shape == sizes and _read_as_torch(arr, d):
+        return arr, d
+    if 0 in sizes:  # nothing to read (torch also takes [[], [1]] as a 2x0 tensor)
+        return np.zeros(sizes), d
+    out: list = []
+    _store(data, sizes, 0, _leaf_reader(d), out)
+    return np.array(out).reshape(sizes), d
 
 
 def infer_dtype(data: Any) -> Any:
     """torch.tensor's dtype inference: floats -> default dtype, ints -> int64, bools -> bool."""
     if isinstance(data, _MsTensor):
         return data.dtype
-    if isinstance(data, np.ndarray):
-        return D.from_numpy_dtype(data.dtype)
-    if isinstance(data, np.generic):
-        return D.from_numpy_dtype(data.dtype)
+    if isinstance(data, (np.ndarray, np.generic)):
+        return D.from_numpy_dtype(data.dtype.newbyteorder("="))  # (an array inside a list is read by value)
     if isinstance(data, bool):
         return D.bool
     if isinstance(data, int):
@@ -84,13 +240,15 @@ def infer_dtype(data: Any) -> Any:
         return D.get_default_dtype()
     if isinstance(data, complex):
         return D.scalar_dtype(data)  # complex64, complex128 under a float64 default dtype (torch)
-    if isinstance(data, (list, tuple, range)) or (isinstance(data, Sequence) and not isinstance(data, (str, bytes))):
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{torch_type_name(data)}'")
+    if isinstance(data, (list, tuple, range)) or isinstance(data, Sequence):
         best = None  # (torch takes any Python sequence: range, deque, ...)
         for x in data:
             d = infer_dtype(x)
             best = d if best is None else D.promote_types(best, d)
         return best if best is not None else D.get_default_dtype()
-    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    raise RuntimeError(f"Could not infer dtype of {torch_type_name(data)}")
 
 
 def from_numpy_array(arr: np.ndarray, dtype: Any = None) -> "Tensor":
@@ -144,12 +302,13 @@ class Tensor(TensorAutogradMixin, _MsTensor):
         elif not args:
             _MsTensor.__init__(self, np.zeros((0,), dtype=np.float32))
         elif len(args) == 1:
-            d = dtype or D.get_default_dtype()
-            arr = _to_numpy_data(args[0], d)
+            if not _is_sequence(args[0]):
+                raise TypeError(f"new(): data must be a sequence (got {torch_type_name(args[0])})")
+            arr, d = tensor_data(args[0], dtype or D.get_default_dtype())
             if d == D.bfloat16:
                 _MsTensor.__init__(self, arr.astype(np.float32), dtype=d)
-            else:
-                _MsTensor.__init__(self, np.ascontiguousarray(arr))
+            else:  # (np.array, not np.ascontiguousarray: the latter makes a 0-d array 1-d)
+                _MsTensor.__init__(self, np.array(arr, dtype=D.to_numpy_dtype(d), order="C"))
         else:
             raise TypeError(f"Tensor(): invalid arguments {args!r}")
         if dev is not None:
@@ -460,6 +619,14 @@ class Tensor(TensorAutogradMixin, _MsTensor):
         arr = self.astype(D.float32).asnumpy() if self.dtype == D.bfloat16 else self.asnumpy()
         return arr if dtype is None else arr.astype(dtype, copy=False)
 
+    def __array_wrap__(self, array: np.ndarray, context: Any = None, return_scalar: bool = False) -> "Tensor":
+        """numpy's results on tensors come back as Tensors, as in torch (`np.sin(t)`, `t + ndarray`: see
+        _ops/dunder.py); a bool result as uint8 (torch's workaround, 1.12 as 2.13: `np.isnan(t)` is a ByteTensor)."""
+        if array.dtype == np.bool_:
+            array = array.astype(np.uint8)
+        D.from_numpy_dtype(array.dtype)  # torch.from_numpy's error for a dtype torch lacks
+        return from_numpy_array(array)
+
     def __len__(self) -> int:
         shape = _MsTensor.shape.fget(self)
         if not shape:
@@ -479,14 +646,37 @@ class Tensor(TensorAutogradMixin, _MsTensor):
                 f"Boolean value of Tensor with {'no values' if n == 0 else 'more than one value'} is ambiguous")
         return bool(self._item())
 
+    def _python_scalar(self, ctype: str) -> Any:
+        """The one value, for int()/float()/complex() (math.floor, math.sqrt... too): torch's ValueError for other
+        sizes, its RuntimeError for a complex value with an imaginary part where a real one (`ctype`) is wanted."""
+        if self.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        v = self.item()
+        if ctype and isinstance(v, complex):
+            if v.imag:
+                raise RuntimeError(f"value cannot be converted to type {ctype} without overflow")
+            return v.real
+        return v
+
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._python_scalar("int64_t"))
 
     def __float__(self) -> float:
-        return float(self.item())
+        return float(self._python_scalar("double"))
 
     def __complex__(self) -> complex:
-        return complex(self.item())
+        return complex(self._python_scalar(""))
+
+    def __round__(self, ndigits: Any = None) -> Any:
+        # torch.Tensor has no __round__ (round(t) is Python's TypeError; torch.round rounds): not MindSpore's
+        raise TypeError(f"type {type(self).__name__} doesn't define __round__ method")
+
+    def __contains__(self, element: Any) -> bool:
+        """`x in t`: whether some element equals x (torch 1.12's: tensors and numbers only)."""
+        if isinstance(element, (_MsTensor, Number)):
+            return bool((element == self).any().item())
+        raise RuntimeError(
+            f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}.")
 
     def __index__(self) -> int:
         if self.dtype not in D.all_int_type and self.dtype != D.bool or self.numel() != 1:
@@ -533,7 +723,18 @@ class Tensor(TensorAutogradMixin, _MsTensor):
         return new
 
     def __copy__(self) -> "Tensor":
-        return self
+        """copy.copy(t): another tensor object over t's storage (torch pickles t and rebuilds it over the same
+        storage), outside the graph and keeping requires_grad - a non-leaf's copy is a leaf, as in torch. A subclass
+        keeps its class and attributes (torch 1.12's `_rebuild_from_type`); the `_mt_*` bookkeeping stays t's."""
+        out = self.detach()
+        if self.requires_grad:
+            out.requires_grad_()
+        if type(self) is not Tensor:
+            out.__class__ = type(self)
+        for key, value in self.__dict__.items():
+            if key == "_device" or (type(self) is not Tensor and not key.startswith("_mt_")):
+                out.__dict__[key] = value
+        return out
 
 
 def _as_part(value: Any, like: Tensor) -> Any:

@@ -101,16 +101,13 @@ def _warn_copy_construct(api: str) -> None:
 
 
 def _tensor_copy(data: Any, dtype: Any, device: Any, requires_grad: bool) -> Any:
-    from .._tensor import _to_numpy_data, infer_dtype
+    from .._tensor import tensor_data
 
-    d = D.to_dtype(dtype) or infer_dtype(data)
     if isinstance(data, _MsTensor):
         # a copy without autograd history (torch.tensor(t) is a leaf)
         src = data.astype(D.float32) if data.dtype == D.bfloat16 else data
-        return _finish(np_to_ms(src.asnumpy(), d), requires_grad, device)
-    arr = _to_numpy_data(data, None)
-    if arr.dtype == object:
-        raise ValueError("expected sequence of equal-length lists/tensors")
+        return _finish(np_to_ms(src.asnumpy(), D.to_dtype(dtype) or data.dtype), requires_grad, device)
+    arr, d = tensor_data(data, D.to_dtype(dtype))
     return _finish(np_to_ms(arr, d), requires_grad, device)
 
 
@@ -138,8 +135,11 @@ def asarray(obj: Any, *, dtype: Any = None, device: Any = None, copy: Optional[b
 @register("from_numpy", method=False)
 def from_numpy(ndarray: np.ndarray) -> Any:
     """torch.from_numpy: zero-copy, shares memory with the array."""
+    from .._tensor import check_numpy_layout, torch_type_name
+
     if not isinstance(ndarray, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+        raise TypeError(f"expected np.ndarray (got {torch_type_name(ndarray)})")
+    check_numpy_layout(ndarray)
     D.from_numpy_dtype(ndarray.dtype)  # torch's error for unsupported dtypes
     if not ndarray.flags["C_CONTIGUOUS"]:
         ndarray = np.ascontiguousarray(ndarray)

@@ -53,11 +53,27 @@ def result_dtype(a: Any, b: Any) -> Any:
         if za == zb:
             return D.promote_types(da, db)
         return D.result_type_of([db], [], [da]) if za else D.result_type_of([da], [], [db])
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return _array_result_dtype(a, b)
     if ta:
         return D.result_type_of([a.dtype], [b])
     if tb:
         return D.result_type_of([b.dtype], [a])
     return D.result_type_of([], [a, b])
+
+
+def _array_result_dtype(a: Any, b: Any) -> Any:
+    """result_dtype with a numpy array taken as the tensor torch.from_numpy makes of it (its own dtype; a 0-d array as
+    a 0-d tensor), not as a Python scalar: an int32 tensor and an int32 array stay int32, a float64 or complex array
+    is not rounded to the tensor's dtype."""
+    dims, zero_dims, scalars = [], [], []
+    for x in (a, b):
+        if isinstance(x, (_MsTensor, np.ndarray)):
+            d = x.dtype if isinstance(x, _MsTensor) else D.from_numpy_dtype(x.dtype)
+            (zero_dims if x.ndim == 0 else dims).append(d)
+        else:
+            scalars.append(x)
+    return D.result_type_of(dims, scalars, zero_dims)
 
 
 def _as(x: Any, d: Any) -> Any:

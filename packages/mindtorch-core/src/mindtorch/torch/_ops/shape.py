@@ -18,9 +18,10 @@ from .. import _dtype as D
 from .. import _ms
 from ._args import shape_args, wrap_dim
 from ._host import _host_op
-from ._registry import register
+from ._registry import TENSOR_TYPES, register
 
 _MsTensor = ms.Tensor
+_TENSOR_TYPES = TENSOR_TYPES  # (the live set: a set lookup before the slower isinstance, see _registry)
 
 
 def _shape(x: Any) -> tuple:
@@ -347,6 +348,17 @@ def repeat_interleave(input: Any, repeats: Any = None, dim: Optional[int] = None
 
 
 # ------------------------------------------------------------------------------------------- joining
+def _tensor_list(tensors: Sequence[Any]) -> List[Any]:
+    """The tensors of a TensorList argument, with torch's TypeError for anything else in it (a numpy array too)."""
+    tensors = list(tensors)
+    for i, x in enumerate(tensors):
+        if type(x) not in _TENSOR_TYPES and not isinstance(x, _MsTensor):
+            from .._tensor import torch_type_name
+
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {torch_type_name(x)}")
+    return tensors
+
+
 def _promote_all(tensors: Sequence[Any]) -> List[Any]:
     d = None
     for x in tensors:
@@ -359,7 +371,7 @@ def cat(tensors: Sequence[Any], dim: int = 0, *, axis: Optional[int] = None, out
     """Concatenate along `dim` with torch's dtype promotion; legacy empty 1-D tensors are skipped as in torch."""
     if axis is not None:
         dim = axis
-    tensors = list(tensors)
+    tensors = _tensor_list(tensors)
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
     tensors = _promote_all(tensors)
@@ -382,7 +394,7 @@ def cat(tensors: Sequence[Any], dim: int = 0, *, axis: Optional[int] = None, out
 
 @register("stack", method=False)
 def stack(tensors: Sequence[Any], dim: int = 0, *, out: Any = None) -> Any:
-    tensors = _promote_all(list(tensors))
+    tensors = _promote_all(_tensor_list(tensors))
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     s0 = _shape(tensors[0])
