@@ -11,11 +11,13 @@ All calls block; `async_op=True` returns an already-completed `Work`.
 """
 from __future__ import annotations
 
+import atexit
 import collections
 import datetime
 import io
 import os
 import pickle
+import signal
 import socket
 import subprocess
 import sys
@@ -418,40 +420,50 @@ def _rendezvous(init_method: Optional[str], rank: int, world_size: int) -> tuple
         "MindSpore (its cluster forms through a TCP scheduler); use env:// (MASTER_ADDR/MASTER_PORT) or tcp://")
 
 
-# The scheduler runs under a small keeper process, rank 0's child. Why: rank 0's own node leaves the cluster in
-# MindSpore's exit hook, which runs after every atexit handler registered later than MindSpore's import, so rank 0
-# cannot wait for the scheduler to finish at exit (it would time out and kill it before rank 0 unregisters:
-# measured "[ERROR] ... Failed to unregister from the meta server node" on rank 0 after 5 s), and a scheduler that
-# dies with rank 0 fails the unregistration of ranks still exiting. The keeper starts the scheduler as its child
-# (SIGKILLed when the keeper dies, however it dies); once rank 0 has exited, it gives the other ranks
-# _SCHEDULER_GRACE_S seconds to leave the cluster (the scheduler exits by itself when they have) before ending it.
-_SCHEDULER_GRACE_S = 60.0
-_KEEPER = """
-import ctypes, os, subprocess, sys, time
-rank0 = os.getppid()
-def die_with_keeper():
-    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
-sched = subprocess.Popen([sys.executable, "-c", "from mindspore.communication import init; init()"],
-                         preexec_fn=die_with_keeper)
-while sched.poll() is None and os.getppid() == rank0:
-    time.sleep(0.2)
-try:
-    sched.wait(timeout=float(sys.argv[1]))
-except subprocess.TimeoutExpired:
-    sched.kill()
-"""
-
-
 def _start_scheduler(env: Dict[str, str]) -> subprocess.Popen:
-    """MindSpore's scheduler ("meta server") for the cluster, under its keeper (above): a process whose `init()`
-    with MS_ROLE=MS_SCHED serves the workers' registration and exits when they have all finished."""
+    """MindSpore's scheduler ("meta server") for the cluster: a process whose `init()` with
+    MS_ROLE=MS_SCHED serves the workers' registration and exits when they have all finished."""
     env = dict(env, MS_ROLE="MS_SCHED")
     env.pop("MS_NODE_ID", None)
     log = os.environ.get("MINDTORCH_SCHEDULER_LOG")
     out = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 - kept for the child's lifetime
-    # (The keeper stays in rank 0's process group: killing that group, as the launchers do, ends both.)
-    return subprocess.Popen([sys.executable, "-c", _KEEPER, str(_SCHEDULER_GRACE_S)], env=env, stdout=out,
-                            stderr=subprocess.STDOUT)
+    return subprocess.Popen([sys.executable, "-c", "from mindspore.communication import init; init()"],
+                            env=env, stdout=out, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
+
+
+def _die_with_parent() -> None:
+    """In the scheduler child: get SIGKILL when rank 0 dies, however it dies (Linux prctl), so no scheduler
+    outlives its job. It also stays in rank 0's process group, so killing that group ends it."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except OSError:  # pragma: no cover - not Linux/glibc: rely on the process group and atexit
+        pass
+
+
+def _stop_scheduler() -> None:
+    proc = _state.scheduler
+    if proc is None:
+        return
+    _state.scheduler = None
+    if _state.initialized:
+        # This handler runs before MindSpore's own exit hooks finalise this worker, and the scheduler only
+        # exits once every worker has: finalise now so that it can.
+        try:
+            from mindspore.communication import release
+
+            release()
+        except Exception:  # noqa: BLE001 - best effort at exit; the scheduler is killed below anyway
+            pass
+    try:
+        proc.wait(timeout=5)  # it exits by itself once every worker has finalised
+    except subprocess.TimeoutExpired:
+        try:
+            proc.kill()
+        except ProcessLookupError:
+            pass
+        proc.wait()
 
 
 def _wait_for_scheduler(host: str, port: int, seconds: float) -> None:
@@ -537,6 +549,7 @@ def init_process_group(backend: Optional[str] = None, init_method: Optional[str]
         os.environ.update(env)
         if rank == 0:
             _state.scheduler = _start_scheduler(dict(os.environ))
+            atexit.register(_stop_scheduler)
             _watchdog.on_abort(_kill_scheduler)
         os.environ["MS_ROLE"] = "MS_WORKER"
         os.environ["MS_NODE_ID"] = str(rank)
