@@ -223,3 +223,11 @@ def test_scatter_src_dtype_must_match(reftorch, op):
     for T in (torch, reftorch):
         with pytest.raises(RuntimeError, match="Expected self.dtype to be equal to src.dtype"):
             getattr(T.zeros(3), op)(0, T.tensor([0]), T.tensor([1], dtype=T.int64))
+
+
+@pytest.mark.parametrize("idx", [[[-1]], [[3]]])
+def test_gather_index_out_of_range(reftorch, idx):
+    """MindSpore's GatherD accepts [-size, size): a -1 read the last element (Categorical.log_prob(-1))."""
+    for T in (torch, reftorch):
+        with pytest.raises(RuntimeError, match=r"index -?\d is out of bounds for dimension 1 with size 3"):
+            T.arange(6.0).reshape(2, 3).gather(1, T.tensor(idx))

@@ -374,12 +374,24 @@ def gather(input: Any, dim: int, index: Any, *, sparse_grad: bool = False, out: 
     """out[i][j] = input[index[i][j]][j] (dim=0) etc.; index int64, same ndim as input."""
     _check_index(index, "gather")
     if _zero_dim_index_on_vector(input, index):
+        _check_gather_range(index, 0, _shape(_as_vector(input))[0])
         wrap_dim(dim, 1)
         return mint.reshape(mint.gather(_as_vector(input), 0, _as_vector(index)), ())
     n = len(_shape(input))
     if len(_shape(index)) != n and n:
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
-    return gather_d(input, wrap_dim(dim, n), index)
+    d = wrap_dim(dim, n)
+    _check_gather_range(index, d, _shape(input)[d] if n else 1)
+    return gather_d(input, d, index)
+
+
+def _check_gather_range(index: Any, dim: int, size: int) -> None:
+    """torch's bounds check of gather's index (MindSpore's GatherD takes [-size, size): a -1 silently read the last
+    element, e.g. Categorical.log_prob(-1) with validation off)."""
+    a = _MsTensor.asnumpy(index)
+    if a.size and (a.min() < 0 or a.max() >= size):
+        bad = int(a.ravel()[(a.ravel() < 0) | (a.ravel() >= size)][0])
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
 
 
 def gather_d(input: Any, dim: int, index: Any) -> Any:
