@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mindspore import ops
+
 from .. import _ms
 from ..autograd.function import Function
 
@@ -45,3 +47,9 @@ def _no_vjp(op: str) -> Any:
         raise NotImplementedError(f"mindtorch: the derivative of {op} is not implemented (computed on the host "
                                   "with numpy)")
     return vjp
+
+
+def zeros_vjp(inputs: Any, out: Any, grad: Any) -> Any:
+    """The `vjp` of a result that does not depend on its inputs' values (an empty product, the reduction of an
+    empty tensor): zero gradients of the inputs' shapes, as torch gives."""
+    return tuple(ops.zeros_like(x) for x in inputs)

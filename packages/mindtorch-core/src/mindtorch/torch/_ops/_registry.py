@@ -120,6 +120,15 @@ def wrap(res: Any) -> Any:
     return res
 
 
+def _check_cast(src: Any, dst: Any) -> None:
+    """torch's refusal to write a result into a tensor of a lower dtype category (a float result into int64)."""
+    from .._dtype import can_cast, scalar_name
+
+    if not can_cast(src, dst):
+        raise RuntimeError(f"result type {scalar_name(src)} can't be cast to the desired output type "
+                           f"{scalar_name(dst)}")
+
+
 def write_back(dst: Any, value: Any) -> Any:
     """Write `value` into `dst` in place (torch's in-place semantics) and return `dst`.
 
@@ -147,15 +156,10 @@ def write_back(dst: Any, value: Any) -> Any:
       to `value` (`_ms.rebind`: dst takes value's storage and autograd node) - the same values and
       gradients as torch, without writing into any tensor a backward node saved.
     """
-    from .._dtype import can_cast, scalar_name
-
     if not isinstance(value, _MsTensor):
         value = _MsTensor(value, dtype=dst.dtype)
     if value.dtype != dst.dtype:
-        if not can_cast(value.dtype, dst.dtype):
-            raise RuntimeError(
-                f"result type {scalar_name(value.dtype)} can't be cast to the desired output type "
-                f"{scalar_name(dst.dtype)}")
+        _check_cast(value.dtype, dst.dtype)
         value = value.astype(dst.dtype)
     if tuple(value.shape) != tuple(dst.shape):
         try:
@@ -257,11 +261,8 @@ def _write_out(out: Any, res: Any) -> Any:
         return out
     if tuple(out.shape) != tuple(res.shape):
         # torch resizes a wrongly shaped `out` (warning when it held elements); we rebind its data to the result's
-        from .._dtype import can_cast, scalar_name
-
-        if res.dtype != out.dtype and not can_cast(res.dtype, out.dtype):
-            raise RuntimeError(f"result type {scalar_name(res.dtype)} can't be cast to the desired output type "
-                               f"{scalar_name(out.dtype)}")
+        if res.dtype != out.dtype:
+            _check_cast(res.dtype, out.dtype)
         if out.numel():
             warnings.warn(
                 f"An output with one or more elements was resized since it had shape {list(out.shape)}, which does "

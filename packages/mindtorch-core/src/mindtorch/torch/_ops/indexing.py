@@ -150,14 +150,17 @@ def _check_broadcastable(tensors: list) -> None:
                          + ", ".join(str(s) for s in shapes)) from None
 
 
-def _out_of_range(idx: Any, size: int) -> bool:
+def _out_of_range(idx: Any, size: int, low: Optional[int] = None) -> bool:
+    """Whether an index tensor holds a value outside [low, size) (low -size by default: negative indices count
+    from the end)."""
     a = idx.asnumpy()
-    return bool(a.size) and (a.min() < -size or a.max() >= size)
+    return bool(a.size) and (a.min() < (-size if low is None else low) or a.max() >= size)
 
 
-def _bad_index(idx: Any, size: int) -> int:
+def _bad_index(idx: Any, size: int, low: Optional[int] = None) -> int:
+    """The first value of the index tensor outside [low, size) (see `_out_of_range`)."""
     a = idx.asnumpy().ravel()
-    return int(a[(a < -size) | (a >= size)][0])
+    return int(a[(a < (-size if low is None else low)) | (a >= size)][0])
 
 
 def _has_empty_index(items: Any) -> bool:
@@ -386,12 +389,11 @@ def gather(input: Any, dim: int, index: Any, *, sparse_grad: bool = False, out: 
 
 
 def _check_gather_range(index: Any, dim: int, size: int) -> None:
-    """torch's bounds check of gather's index (MindSpore's GatherD takes [-size, size): a -1 silently read the last
-    element, e.g. Categorical.log_prob(-1) with validation off)."""
-    a = _MsTensor.asnumpy(index)
-    if a.size and (a.min() < 0 or a.max() >= size):
-        bad = int(a.ravel()[(a.ravel() < 0) | (a.ravel() >= size)][0])
-        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+    """torch's bounds check of gather's index, [0, size) (MindSpore's GatherD takes [-size, size): a -1 silently
+    read the last element, e.g. Categorical.log_prob(-1) with validation off)."""
+    if _out_of_range(index, size, low=0):
+        raise RuntimeError(f"index {_bad_index(index, size, low=0)} is out of bounds for dimension {dim} with size "
+                           f"{size}")
 
 
 def gather_d(input: Any, dim: int, index: Any) -> Any:

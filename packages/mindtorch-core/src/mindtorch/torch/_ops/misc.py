@@ -22,7 +22,7 @@ from .. import return_types as RT
 from ..autograd.function import Function
 from . import _expand, _onednn
 from ._args import scalar_arg, wrap_dim
-from ._host import _host_op
+from ._host import _host_op, zeros_vjp
 from ._registry import kernel, register, shapes_broadcast_error
 from .shape import _select
 
@@ -414,11 +414,7 @@ def _empty_product(a: Any, b: Any, sa: tuple, sb: tuple) -> Any:
     except ValueError:  # batch dims that do not broadcast: mint's error
         return mint.matmul(a, b)
     shape = batch + sa[-2:-1] + sb[-1:] if len(sb) > 1 else batch + sa[-2:-1]
-    return _host_op(lambda x, y: ops.zeros(shape, a.dtype), _zeros_vjp, a, b)
-
-
-def _zeros_vjp(inputs: Tuple[Any, ...], out: Any, grad: Any) -> Tuple[Any, ...]:
-    return tuple(ops.zeros_like(x) for x in inputs)
+    return _host_op(lambda x, y: ops.zeros(shape, a.dtype), zeros_vjp, a, b)
 
 
 def _check_same_dtype(a: Any, b: Any, op: str) -> None:
@@ -755,7 +751,7 @@ def einsum(equation: str, *operands: Any) -> Any:
         # torch 1.12's shortcut: zeros of the output's shape in the first operand's dtype (its result had no autograd
         # history; here the gradients are zeros, as torch 2.x's)
         shape, dt = tuple(sizes[:n_out]), operands[0].dtype
-        return _host_op(lambda *xs: ops.zeros(shape, dt), _zeros_vjp, *operands)
+        return _host_op(lambda *xs: ops.zeros(shape, dt), zeros_vjp, *operands)
     sum_ = kernel("sum")
     result = aligned[0]
     dim = n_out  # the position of label d in `result` (contracted labels leave it)

@@ -20,6 +20,7 @@ from .. import _ms, return_types
 from ..autograd.function import Function
 from . import _expand, _registry
 from ._args import scalar_arg, wrap_dim
+from ._host import _host_op, zeros_vjp
 from ._registry import kernel, register
 
 _MsTensor = ms.Tensor
@@ -76,22 +77,10 @@ def _count(x: Any, dims: Optional[Tuple[int, ...]]) -> int:
 _SUM_EXT, _MEAN_EXT = _ms.pyboost("sum_ext"), _ms.pyboost("mean_ext")  # mint.sum/mean minus their frames
 
 
-class _EmptyReduction(Function):
+def _empty_reduced(x: Any, value: Any) -> Any:
     """The reduction of an empty tensor (0 for sum, NaN for mean, 1 for prod: a constant) connected to the input as
     in torch, so `x.sum().backward()` works on an empty x that requires grad; the gradient is x's (empty) zeros."""
-
-    @staticmethod
-    def forward(ctx: Any, x: Any, value: Any) -> Any:
-        ctx.shape = _shape(x)
-        return mint.add(value, 0)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        return ops.zeros(ctx.shape, grad.dtype), None
-
-
-def _empty_reduced(x: Any, value: Any) -> Any:
-    return _EmptyReduction.apply(x, value) if _ms.records_grad(x) else value
+    return _host_op(lambda _: value, zeros_vjp, x)
 
 
 @register("sum")

@@ -44,6 +44,19 @@ def _wrap_out(x: Any) -> Any:
     return x
 
 
+# MindSpore keeps the shape a parameter had when it first required grad for the gradient check of custom autograd
+# nodes ("grad tensor should be broadcast to expected shape ... {old shape}"), with no way to refresh it. A parameter
+# whose data took another shape (`p.data = t`) is marked, and enters a Function through a recorded identity; the
+# flag below keeps that scan off the hot path until the first such parameter exists.
+_STALE_GRAD_SHAPES = [False]
+
+
+def mark_stale_grad_shape(param: Any) -> None:
+    """Record that `param`'s data changed shape while it requires grad (see `_STALE_GRAD_SHAPES`)."""
+    param.__dict__["_mt_stale_grad_shape"] = True
+    _STALE_GRAD_SHAPES[0] = True
+
+
 class FunctionCtx:
     """Type of the `ctx` torch passes to forward/backward (here the Function node itself; kept for
     `isinstance` checks and type annotations)."""
@@ -99,7 +112,7 @@ class Function(_ms.MsFunction):
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         _ms.enable_grad_recording()
-        if any("_mt_stale_grad_shape" in getattr(a, "__dict__", ()) for a in args):  # (see nn.parameter.replace_data)
+        if _STALE_GRAD_SHAPES[0]:  # a parameter's data changed shape somewhere (rare): scan the arguments
             args = tuple(ms.ops.mul(a, 1) if "_mt_stale_grad_shape" in getattr(a, "__dict__", ()) else a
                          for a in args)
         out = _wrap_out(super().apply(*args, **kwargs))

@@ -28,6 +28,7 @@ from .. import _ms
 from .._tensor import Tensor, from_numpy_array
 from .._tensor_str import tensor_repr
 from ..autograd._tensor_mixin import own_leaf_grad
+from ..autograd.function import mark_stale_grad_shape
 
 _MsTensor = ms.Tensor
 _MsParameter = ms.Parameter
@@ -68,11 +69,8 @@ def replace_data(dst: Any, value: Any) -> None:
                             (ms.float16 if dst.dtype == ms.float32 else ms.float32))
         if dst.dtype != value.dtype:
             _TensorPy.set_dtype(dst, value.dtype)
-        if dst._requires_grad:
-            # MindSpore also keeps the shape a parameter had when it first required grad for the gradient check of
-            # custom autograd nodes ("grad tensor should be broadcast to expected shape ... {old shape}"), with no
-            # way to refresh it: autograd.Function feeds such a parameter through a recorded identity (`Function.apply`)
-            dst.__dict__["_mt_stale_grad_shape"] = True
+        if dst._requires_grad:  # its gradient shape in MindSpore stays the old one (see autograd.function)
+            mark_stale_grad_shape(dst)
     _TensorPy.assign_value_cpp(dst, value)
 
 

@@ -346,14 +346,16 @@ class RNNBase(Module):
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
                                f"{input.shape[-1]}")
 
-    def get_expected_hidden_size(self, input: Any, batch_sizes: Optional[Any]) -> Tuple[int, int, int]:
+    def _state_shape(self, input: Any, batch_sizes: Optional[Any], size: int) -> Tuple[int, int, int]:
+        """(num_layers * num_directions, mini-batch, size): the shape of h0 (size: proj or hidden) or c0."""
         if batch_sizes is not None:
             mini_batch = int(batch_sizes[0])
         else:
             mini_batch = input.shape[0] if self.batch_first else input.shape[1]
-        num_directions = 2 if self.bidirectional else 1
-        return (self.num_layers * num_directions, mini_batch,
-                self.proj_size if self.proj_size > 0 else self.hidden_size)
+        return (self.num_layers * (2 if self.bidirectional else 1), mini_batch, size)
+
+    def get_expected_hidden_size(self, input: Any, batch_sizes: Optional[Any]) -> Tuple[int, int, int]:
+        return self._state_shape(input, batch_sizes, self.proj_size if self.proj_size > 0 else self.hidden_size)
 
     def check_hidden_size(self, hx: Any, expected_hidden_size: Tuple[int, int, int],
                           msg: str = "Expected hidden size {}, got {}") -> None:
@@ -518,12 +520,7 @@ class LSTM(RNNBase):
         super().__init__("LSTM", *args, **kwargs)
 
     def get_expected_cell_size(self, input: Any, batch_sizes: Optional[Any]) -> Tuple[int, int, int]:
-        if batch_sizes is not None:
-            mini_batch = int(batch_sizes[0])
-        else:
-            mini_batch = input.shape[0] if self.batch_first else input.shape[1]
-        num_directions = 2 if self.bidirectional else 1
-        return (self.num_layers * num_directions, mini_batch, self.hidden_size)
+        return self._state_shape(input, batch_sizes, self.hidden_size)
 
     def check_forward_args(self, input: Any, hidden: Tuple[Any, Any],  # type: ignore[override]
                            batch_sizes: Optional[Any]) -> None:
